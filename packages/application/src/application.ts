@@ -1,0 +1,86 @@
+import { Position } from '@support/eventstore';
+import { ALL_PROJECTIONS, CheckpointPoller, Projector, ProjectionWatch } from '@support/projections';
+import { authenticator } from './auth/authenticate';
+import { Clock, IdSource, systemClock, ulidIds } from './clock';
+import { ApiKeys } from './commands/keys';
+import { Customers } from './commands/customers';
+import { Deps } from './commands/execute';
+import { Reservations } from './commands/reservations';
+import { Tags } from './commands/tags';
+import { Workspaces } from './commands/workspaces';
+import { Config } from './config';
+import { Engines, openEngines } from './engines';
+import { IdempotencyStore } from './idempotency/store';
+import { Logger } from './log';
+import { ReadModels } from './queries/read-models';
+import { CounterStore, MemoryCounterStore } from './ratelimit/counters';
+import { RateLimiter } from './ratelimit/limiter';
+
+export interface ApplicationOptions {
+  config: Config;
+  log: Logger;
+  clock?: Clock;
+  ids?: IdSource;
+  engines?: Engines;
+  counters?: CounterStore;
+  /** Run the projector in this process (standalone); otherwise poll the shared checkpoint. */
+  projector: boolean;
+}
+
+/** Everything above the ports, wired once per process. */
+export class Application {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly engines: Engines;
+  readonly reads: ReadModels;
+  readonly workspaces: Workspaces;
+  readonly keys: ApiKeys;
+  readonly customers: Customers;
+  readonly tags: Tags;
+  readonly limiter: RateLimiter;
+  readonly idempotency: IdempotencyStore;
+  readonly projector: Projector | null;
+  readonly authenticate;
+  private readonly watch: ProjectionWatch;
+
+  constructor(options: ApplicationOptions) {
+    this.config = options.config;
+    this.log = options.log;
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? ulidIds(this.clock);
+    this.engines = options.engines ?? openEngines(options.config);
+    const deps: Deps = { events: this.engines.events, clock: this.clock, ids: this.ids };
+    const reservations = new Reservations(deps);
+    this.workspaces = new Workspaces(deps, reservations);
+    this.keys = new ApiKeys(deps, this.workspaces);
+    this.customers = new Customers(deps, reservations);
+    this.tags = new Tags(deps, reservations);
+    this.reads = new ReadModels(this.engines.reads);
+    this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);
+    this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
+    this.authenticate = authenticator(this.reads, this.clock);
+    this.projector = options.projector ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' })) : null;
+    this.watch = this.projector ?? new CheckpointPoller(this.engines.reads);
+  }
+
+  async start(): Promise<void> {
+    await this.projector?.start();
+  }
+
+  /**
+   * Read-your-writes: wait until the read models include `position` (or, after a command that
+   * wrote nothing, everything written so far), bounded by the configured timeout.
+   */
+  async settle(position: Position | null): Promise<void> {
+    const target = position ?? (await this.engines.events.head());
+    const ok = await this.watch.waitFor(target, this.config.readYourWritesTimeoutMs);
+    if (!ok) this.log.warn('read models lag behind a write; answering without waiting longer', { timeout_ms: this.config.readYourWritesTimeoutMs });
+  }
+
+  async stop(): Promise<void> {
+    await this.projector?.stop();
+    await this.engines.close();
+  }
+}

@@ -1,0 +1,89 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import { Decider, DomainEvent, fold } from '@support/domain';
+import { EventStore, Position, RecordedEvent, WrongExpectedRevisionError } from '@support/eventstore';
+import { Clock, IdSource } from '../clock';
+import { DomainFailure, failure } from '../errors';
+
+/** Who is writing, for event metadata. */
+export interface CommandContext {
+  workspaceId: string | null;
+  /** API key id, or `admin` / `system`. */
+  actor: string;
+  requestId: string | null;
+}
+
+export interface Aggregate<C, Ev extends DomainEvent, S> {
+  decider: Decider<C, Ev, S>;
+  /** Decodes stored events: the schema is checked on the way in and on the way out. */
+  codec: t.Type<Ev, unknown, unknown>;
+}
+
+export interface Deps {
+  events: EventStore;
+  clock: Clock;
+  ids: IdSource;
+}
+
+export interface Outcome<S, Ev> {
+  state: S;
+  events: readonly Ev[];
+  /** Position of the last appended event; null when the command changed nothing. */
+  position: Position | null;
+}
+
+const ATTEMPTS = 4;
+
+const decodeAll = <Ev>(codec: t.Type<Ev, unknown, unknown>, recorded: RecordedEvent[]): Ev[] =>
+  recorded.map((r) => {
+    const decoded = codec.decode({ type: r.type, data: r.data });
+    if (E.isLeft(decoded)) throw new Error(`stream ${r.stream} revision ${r.revision}: stored event ${r.type} does not match its schema`);
+    return decoded.right;
+  });
+
+/** Loads a stream and folds it. */
+export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'events'>, aggregate: Aggregate<C, Ev, S>, stream: string) => {
+  const recorded = await deps.events.readStream(stream);
+  const state = fold(aggregate.decider, decodeAll(aggregate.codec, recorded));
+  return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : null };
+};
+
+/**
+ * Load, decide, append with the expected revision. A concurrent writer makes the append
+ * fail; the command is then decided again on the new state, a few times, before a 409.
+ * `command` may be a function of the state, for commands that depend on what is there.
+ */
+export const execute = async <C, Ev extends DomainEvent, S>(
+  deps: Deps,
+  ctx: CommandContext,
+  aggregate: Aggregate<C, Ev, S>,
+  stream: string,
+  command: C | ((state: S) => C),
+): Promise<Outcome<S, Ev>> => {
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await load(deps, aggregate, stream);
+    const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: S) => C)(state) : command, state);
+    if (E.isLeft(decided)) throw new DomainFailure(decided.left);
+    const events = decided.right;
+    if (events.length === 0) return { state, events, position: null };
+    const occurred_at = deps.clock.now().toISOString();
+    try {
+      const result = await deps.events.append(
+        stream,
+        events.map((e) => ({
+          id: deps.ids.eventId(),
+          type: e.type,
+          data: e.data,
+          metadata: { workspace_id: ctx.workspaceId, actor: ctx.actor, request_id: ctx.requestId, occurred_at },
+        })),
+        revision === null ? 'no_stream' : revision,
+      );
+      return { state: events.reduce(aggregate.decider.evolve, state), events, position: result.position };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError) || attempt >= ATTEMPTS) {
+        if (err instanceof WrongExpectedRevisionError) throw failure('conflict', 'the resource was changed by another request at the same time; retry');
+        throw err;
+      }
+    }
+  }
+};

@@ -1,0 +1,48 @@
+import { AccessLevel, ACCESS_LEVELS, ApiKeyCommand, apiKeyDecider, ApiKeyEvent, ApiKeyState, ID_PREFIX, scopesForAccess } from '@support/domain';
+import { hashToken, newToken } from '../auth/tokens';
+import { failure } from '../errors';
+import { Aggregate, CommandContext, Deps, execute } from './execute';
+import { Workspaces } from './workspaces';
+
+const apiKey: Aggregate<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = { decider: apiKeyDecider, codec: ApiKeyEvent };
+export const apiKeyStream = (id: string) => `apikey-${id}`;
+
+export interface CreateKey {
+  workspaceId: string;
+  name: string;
+  environment?: string;
+  access?: string;
+  scopes?: string[];
+  expiresAt?: string | null;
+}
+
+export class ApiKeys {
+  constructor(private readonly deps: Deps, private readonly workspaces: Workspaces) {}
+
+  /** Returns the secret once; only its hash is recorded. */
+  async create(ctx: CommandContext, input: CreateKey) {
+    if (!(await this.workspaces.get(input.workspaceId))) throw failure('not_found', `workspace ${input.workspaceId} not found`);
+    const access = input.access ?? 'full';
+    if (!(ACCESS_LEVELS as readonly string[]).includes(access)) throw failure('validation', `access must be one of ${ACCESS_LEVELS.join(', ')}`);
+    const environment = input.environment ?? 'live';
+    const id = this.deps.ids.next(ID_PREFIX.apiKey);
+    const key = newToken(id, environment === 'test' ? 'test' : 'live');
+    const scopes = input.scopes ?? scopesForAccess(access as AccessLevel);
+    const expires_at = input.expiresAt ? normaliseTime(input.expiresAt) : null;
+    const outcome = await execute(this.deps, { ...ctx, workspaceId: input.workspaceId }, apiKey, apiKeyStream(id), {
+      type: 'create', id, workspace_id: input.workspaceId, name: input.name, environment, scopes, key_hash: hashToken(key), expires_at,
+    });
+    return { id, key, name: input.name, environment, scopes: [...new Set(scopes)], expires_at, workspace_id: input.workspaceId, position: outcome.position };
+  }
+
+  async revoke(ctx: CommandContext, id: string) {
+    const outcome = await execute(this.deps, ctx, apiKey, apiKeyStream(id), { type: 'revoke' });
+    return { id, revoked: true as const, position: outcome.position };
+  }
+}
+
+const normaliseTime = (text: string): string => {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw failure('validation', `expires-at "${text}" is not an ISO 8601 time`);
+  return new Date(ms).toISOString();
+};

@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Bus, MemoryBus } from '@support/bus';
+import { EsdbEventStore, EventStore, SqliteEventStore } from '@support/eventstore';
+import { MongoReadStore, ReadStore, SqliteReadStore } from '@support/readstore';
+import { Config } from './config';
+
+export interface Engines {
+  events: EventStore;
+  reads: ReadStore;
+  bus: Bus;
+  /** Which engine backs each port, for the start-up log. */
+  describe: { events: string; reads: string; bus: string };
+  close(): Promise<void>;
+}
+
+/** The only place that knows which engines run: everything else sees the ports. */
+export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>): Engines => {
+  if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
+  if (config.natsUrl) throw new Error('NATS_URL is set, but the NATS bus adapter is not available in this version; unset it to use the in-process bus');
+  const events = config.eventstoreUrl ? new EsdbEventStore(config.eventstoreUrl) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+  const reads = config.mongodbUrl ? new MongoReadStore(config.mongodbUrl) : new SqliteReadStore(join(config.dataDir, 'readstore.sqlite'));
+  const bus = new MemoryBus();
+  return {
+    events, reads, bus,
+    describe: {
+      events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite',
+      reads: config.mongodbUrl ? 'mongodb' : 'sqlite',
+      bus: 'memory',
+    },
+    async close() {
+      await bus.close();
+      await events.close();
+      await reads.close();
+    },
+  };
+};

@@ -1,0 +1,40 @@
+import { API_KEYS, CUSTOMERS, TAGS, WORKSPACES } from '@support/projections';
+import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
+
+/**
+ * Read access to one workspace's documents. Every lookup is filtered by workspace, so a
+ * document of another workspace reads as absent.
+ */
+export class Scoped<T extends Doc & { workspace_id: string }> {
+  constructor(private readonly collection: Collection<T>) {}
+
+  async get(workspaceId: string, id: string): Promise<T | null> {
+    const doc = await this.collection.get(id);
+    return doc && doc.workspace_id === workspaceId ? doc : null;
+  }
+
+  find(workspaceId: string, query: FindQuery): Promise<FindResult<T>> {
+    return this.collection.find({ ...query, where: { ...query.where, workspace_id: workspaceId } });
+  }
+}
+
+export interface WorkspaceDoc extends Doc { workspace_id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean }
+export interface ApiKeyDoc extends Doc {
+  workspace_id: string; name: string; environment: 'live' | 'test'; scopes: string[]; key_hash: string; expires_at: string | null; revoked_at: string | null;
+}
+export type CustomerDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type TagDoc = Doc & { workspace_id: string; [field: string]: unknown };
+
+export class ReadModels {
+  readonly workspaces: Collection<WorkspaceDoc>;
+  readonly apiKeys: Collection<ApiKeyDoc>;
+  readonly customers: Scoped<CustomerDoc>;
+  readonly tags: Scoped<TagDoc>;
+
+  constructor(reads: ReadStore) {
+    this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
+    this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
+    this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
+    this.tags = new Scoped(reads.collection<TagDoc>(TAGS));
+  }
+}

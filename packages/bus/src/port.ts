@@ -1,0 +1,43 @@
+export interface BusMessage {
+  /** Publisher's id: a second publish with the same id is dropped (dedup). */
+  readonly id: string;
+  readonly subject: string;
+  readonly data: unknown;
+  /** 1 on first delivery, then 2, 3… on redelivery. */
+  readonly deliveryCount: number;
+  ack(): Promise<void>;
+  /** Redeliver later (after `delayMs`, default at once). */
+  nak(delayMs?: number): Promise<void>;
+  /** Never redeliver. */
+  term(): Promise<void>;
+}
+
+export interface ConsumerOptions {
+  /** Consumers sharing a durable name compete: each message goes to one of them. */
+  durable: string;
+  /** Subject filter; `*` matches one token, a final `>` one or more. */
+  subject: string;
+  /** Redeliver a message not acked within this time. */
+  ackWaitMs?: number;
+}
+
+export interface BusSubscription {
+  close(): Promise<void>;
+}
+
+export interface Bus {
+  publish(subject: string, id: string, data: unknown): Promise<void>;
+  consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription>;
+  close(): Promise<void>;
+}
+
+/** NATS-style subject matching: tokens split on dots. */
+export const subjectMatches = (filter: string, subject: string): boolean => {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
+  }
+  return f.length === s.length;
+};

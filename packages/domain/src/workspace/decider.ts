@@ -1,0 +1,55 @@
+import * as E from 'fp-ts/Either';
+import { changedFields, Decider, fail } from '../decider';
+import { isPlan, Plan } from '../plans';
+import { WorkspaceEvent } from './events';
+
+export interface WorkspaceSettings { plan: Plan; credits: number; sla_tracking: boolean }
+export type WorkspaceState =
+  | { exists: false }
+  | ({ exists: true; id: string; name: string; slug: string } & WorkspaceSettings);
+
+export type WorkspaceCommand =
+  | { type: 'create'; id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean }
+  | { type: 'update'; changes: { plan?: string; credits?: number; sla_tracking?: boolean } };
+
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** Turns a display name into a slug candidate: lowercase ASCII words joined by dashes. */
+export const slugify = (name: string): string =>
+  name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '') || 'workspace';
+
+const checkSettings = (s: { plan?: string; credits?: number }) => {
+  if (s.plan !== undefined && !isPlan(s.plan)) return fail('validation', `plan must be one of none, starter, pro, enterprise (got "${s.plan}")`);
+  if (s.credits !== undefined && !(Number.isSafeInteger(s.credits) && s.credits >= 0)) return fail('validation', 'credits must be a whole number ≥ 0');
+  return E.right(undefined);
+};
+
+export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = {
+  initialState: { exists: false },
+  decide(command, state) {
+    switch (command.type) {
+      case 'create': {
+        if (state.exists) return fail('conflict', `workspace ${command.id} already exists`);
+        if (command.name.trim() === '') return fail('validation', 'name must not be empty');
+        if (!SLUG.test(command.slug)) return fail('validation', 'slug must be lowercase letters, digits and dashes (1 to 64)');
+        const invalid = checkSettings(command);
+        if (E.isLeft(invalid)) return invalid;
+        const { id, name, slug, credits, sla_tracking } = command;
+        return E.right([{ type: 'workspace.created', data: { id, name: name.trim(), slug, plan: command.plan as Plan, credits, sla_tracking } }]);
+      }
+      case 'update': {
+        if (!state.exists) return fail('not_found', 'workspace not found');
+        const invalid = checkSettings(command.changes);
+        if (E.isLeft(invalid)) return invalid;
+        const changes = changedFields<WorkspaceSettings>(state, command.changes as Partial<WorkspaceSettings>);
+        return E.right(Object.keys(changes).length ? [{ type: 'workspace.updated', data: changes }] : []);
+      }
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'workspace.created': return { exists: true, ...event.data };
+      case 'workspace.updated': return state.exists ? { ...state, ...event.data } : state;
+    }
+  },
+};

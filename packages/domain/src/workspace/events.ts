@@ -1,0 +1,15 @@
+import * as t from 'io-ts';
+import { eventCodec } from '../decider';
+import { PLANS } from '../plans';
+
+const plan = t.keyof(Object.fromEntries(PLANS.map((p) => [p, null])) as Record<(typeof PLANS)[number], null>);
+
+export const WorkspaceCreated = eventCodec('workspace.created', t.type({
+  id: t.string, name: t.string, slug: t.string, plan, credits: t.number, sla_tracking: t.boolean,
+}));
+export const WorkspaceUpdated = eventCodec('workspace.updated', t.partial({
+  plan, credits: t.number, sla_tracking: t.boolean,
+}));
+
+export const WorkspaceEvent = t.union([WorkspaceCreated, WorkspaceUpdated]);
+export type WorkspaceEvent = t.TypeOf<typeof WorkspaceEvent>;

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
+import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './port';
+import { comparePositions, START } from './position';
+
+const event = (type: string, data: unknown = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { workspace_id: 'ws_contract', actor: 'system', request_id: null, occurred_at: new Date(0).toISOString() },
+});
+
+/**
+ * The behaviour every event store adapter must show. `open` gives a store on fresh or shared
+ * data; the suite uses unique stream names and the current head so it can run on a live server.
+ */
+export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => {
+  let store: EventStore;
+  const stream = (name: string) => `contract-${name}${randomUUID().replace(/-/g, '')}`;
+  t.before(async () => { store = await open(); });
+  t.teardown(async () => { await store.close(); });
+
+  t.test('appends to a new stream and reads it back in order', async (t) => {
+    const s = stream('a');
+    const r = await store.append(s, [event('x.one', { n: 1 }), event('x.two', { n: 2 })], 'no_stream');
+    t.equal(r.revision, 1);
+    const read = await store.readStream(s);
+    t.same(read.map((e) => [e.type, e.revision, e.data]), [['x.one', 0, { n: 1 }], ['x.two', 1, { n: 2 }]]);
+    t.equal(read[0].metadata.workspace_id, 'ws_contract');
+    t.equal(read[0].stream, s);
+    t.ok(comparePositions(read[0].position, read[1].position) < 0, 'positions grow');
+    t.equal(comparePositions(read[1].position, r.position), 0, 'append returns the last position');
+  });
+
+  t.test('an unknown stream reads as empty', async (t) => {
+    t.same(await store.readStream(stream('none')), []);
+  });
+
+  t.test('expected revisions are enforced', async (t) => {
+    const s = stream('b');
+    await store.append(s, [event('x.one')], 'no_stream');
+    await t.rejects(store.append(s, [event('x.two')], 'no_stream'), WrongExpectedRevisionError);
+    await t.rejects(store.append(s, [event('x.two')], 5), WrongExpectedRevisionError);
+    await t.rejects(store.append(stream('c'), [event('x.one')], 0), WrongExpectedRevisionError);
+    t.equal((await store.append(s, [event('x.two')], 0)).revision, 1);
+    t.equal((await store.append(s, [event('x.three')], 'any')).revision, 2);
+    t.equal((await store.readStream(s)).length, 3);
+  });
+
+  t.test('of two concurrent appends at one revision, exactly one wins', async (t) => {
+    const s = stream('race');
+    await store.append(s, [event('x.one')], 'no_stream');
+    const results = await Promise.allSettled([store.append(s, [event('x.a')], 0), store.append(s, [event('x.b')], 0)]);
+    t.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    t.type(rejected.reason, WrongExpectedRevisionError);
+    t.equal((await store.readStream(s)).length, 2);
+  });
+
+  t.test('readAll pages through the global log after a position', async (t) => {
+    const from = await store.head();
+    const s = stream('all');
+    await store.append(s, [event('x.1'), event('x.2'), event('x.3')], 'no_stream');
+    const page1 = await store.readAll(from, 2);
+    t.same(page1.map((e) => e.type), ['x.1', 'x.2']);
+    const page2 = await store.readAll(page1[1].position, 10);
+    t.same(page2.map((e) => e.type), ['x.3']);
+    t.equal(comparePositions(await store.head(), page2[0].position), 0, 'head is the newest event');
+    t.ok((await store.readAll(START, 1)).length === 1, 'START reads from the beginning');
+  });
+
+  t.test('subscribe delivers what exists after the position, then what comes later', async (t) => {
+    const from = await store.head();
+    const s = stream('sub');
+    await store.append(s, [event('x.before')], 'no_stream');
+    const seen: RecordedEvent[] = [];
+    let notify: () => void = () => {};
+    const sub = store.subscribe(from, async (batch) => { seen.push(...batch.filter((e) => e.stream === s)); notify(); }, (err) => t.fail(String(err)));
+    const until = (n: number) => new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`saw ${seen.length} of ${n} events`)), 5000);
+      notify = () => { if (seen.length >= n) { clearTimeout(timer); resolve(); } };
+      notify();
+    });
+    await until(1);
+    await store.append(s, [event('x.after')], 0);
+    await until(2);
+    await sub.close();
+    await store.append(s, [event('x.closed')], 1);
+    await new Promise((r) => setTimeout(r, 250));
+    t.same(seen.map((e) => e.type), ['x.before', 'x.after'], 'nothing after close');
+  });
+};

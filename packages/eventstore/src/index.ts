@@ -1,0 +1,4 @@
+export * from './port';
+export * from './position';
+export { SqliteEventStore } from './sqlite';
+export { EsdbEventStore } from './esdb';

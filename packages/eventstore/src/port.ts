@@ -1,0 +1,65 @@
+import { Position } from './position';
+
+/** Metadata every domain event carries (design card). */
+export interface EventMetadata {
+  workspace_id: string | null;
+  /** The API key id, or `system` / `admin` for operator and background writes. */
+  actor: string;
+  request_id: string | null;
+  occurred_at: string;
+}
+
+export interface NewEvent {
+  /** A UUID; EventStoreDB requires one, and it makes appends idempotent per event. */
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  stream: string;
+  /** 0-based index of the event in its stream. */
+  revision: number;
+  position: Position;
+}
+
+/** `no_stream`: the stream must not exist; a number: its last event must have that revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | number;
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  revision: number;
+  /** Global position of the last event written: wait for projections to pass it. */
+  position: Position;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once the handler in flight has finished. */
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /** Appends atomically; throws WrongExpectedRevisionError when `expected` does not hold. */
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** The whole stream in order; empty when it does not exist. */
+  readStream(stream: string): Promise<RecordedEvent[]>;
+  /** Up to `limit` domain events strictly after `after` (START for the beginning), in log order. */
+  readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Delivers every domain event after `after`, in log order, in batches, then keeps
+   * delivering new ones (from any process). A batch is not followed by the next one until
+   * the handler's promise settles; a handler error stops the subscription and goes to `onError`.
+   */
+  subscribe(after: Position, handler: (batch: RecordedEvent[]) => Promise<void>, onError: (err: unknown) => void): Subscription;
+  /** The position of the newest event, or START when the log is empty. */
+  head(): Promise<Position>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(readonly stream: string, readonly expected: ExpectedRevision, readonly actual: number | 'no_stream') {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}

@@ -1,0 +1,128 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
+import { Position, START } from './position';
+
+/** How often a subscription looks for events appended by another process (the admin CLI). */
+const POLL_MS = 100;
+const BATCH = 500;
+
+interface Row { seq: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string }
+
+const toRecorded = (r: Row): RecordedEvent => ({
+  id: r.id,
+  stream: r.stream,
+  revision: r.revision,
+  type: r.type,
+  data: JSON.parse(r.data),
+  metadata: JSON.parse(r.metadata),
+  position: { commit: BigInt(r.seq), prepare: BigInt(r.seq) },
+});
+
+/**
+ * The embedded event store: one SQLite table in WAL mode. The unique (stream, revision)
+ * index and IMMEDIATE transactions make appends safe across processes.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly appended = new EventEmitter();
+  private readonly stmts;
+  private readonly appendImmediate: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode survives a process crash; only a power cut can drop the last commits.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      UNIQUE (stream, revision)
+    )`);
+    this.appended.setMaxListeners(0);
+    this.stmts = {
+      last: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      stream: this.db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+      after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
+      head: this.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events'),
+    };
+    const tx = this.db.transaction(this.appendTx);
+    this.appendImmediate = (stream, events, expected) => tx.immediate(stream, events, expected);
+  }
+
+  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const last = this.stmts.last.get(stream)?.revision ?? null;
+    const actual = last === null ? 'no_stream' : last;
+    if (expected !== 'any' && expected !== actual) throw new WrongExpectedRevisionError(stream, expected, actual);
+    let revision = last ?? -1;
+    let seq = 0n;
+    for (const e of events) {
+      revision += 1;
+      const info = this.stmts.insert.run(e.id, stream, revision, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      seq = BigInt(info.lastInsertRowid);
+    }
+    return { revision, position: { commit: seq, prepare: seq } };
+  };
+
+  async append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = this.appendImmediate(stream, events, expected);
+    this.appended.emit('append');
+    return result;
+  }
+
+  async readStream(stream: string): Promise<RecordedEvent[]> {
+    return this.stmts.stream.all(stream).map(toRecorded);
+  }
+
+  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    return this.stmts.after.all(Number(after.commit), limit).map(toRecorded);
+  }
+
+  async head(): Promise<Position> {
+    const seq = this.stmts.head.get()?.seq;
+    return seq == null ? START : { commit: BigInt(seq), prepare: BigInt(seq) };
+  }
+
+  subscribe(after: Position, handler: (batch: RecordedEvent[]) => Promise<void>, onError: (err: unknown) => void): Subscription {
+    let closed = false;
+    let wake: (() => void) | null = null;
+    const onAppend = () => wake?.();
+    this.appended.on('append', onAppend);
+    const loop = (async () => {
+      let position = after;
+      while (!closed) {
+        const batch = await this.readAll(position, BATCH);
+        if (batch.length > 0) {
+          await handler(batch);
+          position = batch[batch.length - 1].position;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_MS);
+          wake = () => { clearTimeout(timer); resolve(); };
+        });
+        wake = null;
+      }
+    })().catch((err) => { closed = true; onError(err); });
+    return {
+      close: async () => {
+        closed = true;
+        wake?.();
+        await loop;
+        this.appended.off('append', onAppend);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

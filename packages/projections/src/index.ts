@@ -1,0 +1,14 @@
+import { apiKeysProjection } from './apikeys';
+import { customersProjection } from './customers';
+import { Projection } from './projection';
+import { tagsProjection } from './tags';
+import { workspacesProjection } from './workspaces';
+
+export * from './projection';
+export * from './projector';
+export { WORKSPACES } from './workspaces';
+export { API_KEYS } from './apikeys';
+export { CUSTOMERS } from './customers';
+export { TAGS } from './tags';
+
+export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection];

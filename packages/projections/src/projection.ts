@@ -1,0 +1,25 @@
+import type { AnyDomainEvent } from '@support/domain';
+import type { EventMetadata, Position } from '@support/eventstore';
+import type { CollectionSpec, Doc } from '@support/readstore';
+
+/** A domain event as a projection sees it: typed payload plus where and when it happened. */
+export type ProjectedEvent = AnyDomainEvent & { metadata: EventMetadata; position: Position; stream: string; revision: number };
+
+/**
+ * One read model. `apply` is pure: the same document and event always give the same result,
+ * so a rebuild from the log reproduces every document.
+ */
+export interface Projection {
+  readonly collection: CollectionSpec;
+  readonly handles: readonly AnyDomainEvent['type'][];
+  /** Ids of the documents the event changes. */
+  targets(event: ProjectedEvent): string[];
+  /** The new document, or null to remove it. */
+  apply(doc: Doc | null, event: ProjectedEvent): Doc | null;
+}
+
+/** Narrows an event to one type inside a projection. */
+export type EventOf<T extends AnyDomainEvent['type']> = Extract<ProjectedEvent, { type: T }>;
+
+/** The aggregate id from the stream name `<aggregate>-<id>`. */
+export const aggregateId = (event: { stream: string }): string => event.stream.slice(event.stream.indexOf('-') + 1);

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { Test } from 'tap';
+import { Collection, Doc, ReadStore } from './port';
+
+interface Person extends Doc { workspace_id: string; name: string | null; email: string; vip: boolean; rank: number }
+
+/** The behaviour every read store adapter must show; collections get fresh random names. */
+export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
+  let store: ReadStore;
+  let people: Collection<Person>;
+  const suffix = randomBytes(4).toString('hex');
+  const person = (n: number, over: Partial<Person> = {}): Person => ({
+    id: `p_${String(n).padStart(4, '0')}`, workspace_id: n % 2 ? 'ws_odd' : 'ws_even', name: `Name ${n}`, email: `p${n}@example.com`, vip: n % 3 === 0, rank: n % 5, ...over,
+  });
+  t.before(async () => {
+    store = await open();
+    people = store.collection<Person>({ name: `contract_${suffix}`, indexes: [['workspace_id'], ['workspace_id', 'vip']] });
+  });
+  t.teardown(async () => { await people.clear(); await store.close(); });
+
+  t.test('put, get, insert, delete', async (t) => {
+    t.equal(await people.get('p_none'), null);
+    await people.put(person(1));
+    t.same(await people.get('p_0001'), person(1));
+    await people.put(person(1, { name: 'Renamed' }));
+    t.equal((await people.get('p_0001'))?.name, 'Renamed', 'put replaces');
+    t.equal(await people.insert(person(1)), false, 'insert refuses a taken id');
+    t.equal(await people.insert(person(2)), true);
+    t.equal(await people.delete('p_0002'), true);
+    t.equal(await people.delete('p_0002'), false);
+    t.equal(await people.get('p_0002'), null);
+    await people.clear();
+    t.same((await people.find({})).items, []);
+  });
+
+  t.test('find filters by equality, booleans and null', async (t) => {
+    for (let n = 1; n <= 12; n++) await people.put(person(n, n === 12 ? { name: null } : {}));
+    const odd = await people.find({ where: { workspace_id: 'ws_odd' } });
+    t.same(odd.items.map((p) => p.id), ['p_0011', 'p_0009', 'p_0007', 'p_0005', 'p_0003', 'p_0001'], 'newest id first by default');
+    t.same((await people.find({ where: { workspace_id: 'ws_odd', vip: true } })).items.map((p) => p.id), ['p_0009', 'p_0003']);
+    t.same((await people.find({ where: { rank: 0 } })).items.map((p) => p.id), ['p_0010', 'p_0005']);
+    t.same((await people.find({ where: { name: null } })).items.map((p) => p.id), ['p_0012']);
+  });
+
+  t.test('cursor pages walk every document once', async (t) => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await people.find({ limit: 5, startingAfter: after });
+      seen.push(...page.items.map((p) => p.id));
+      if (!page.hasMore) break;
+      after = page.items[page.items.length - 1].id;
+    }
+    t.equal(seen.length, 12);
+    t.equal(new Set(seen).size, 12);
+    t.same(seen, [...seen].sort().reverse());
+    const asc = await people.find({ orderBy: { field: 'id', direction: 'asc' }, startingAfter: 'p_0010', limit: 5 });
+    t.same(asc.items.map((p) => p.id), ['p_0011', 'p_0012']);
+    t.equal(asc.hasMore, false);
+  });
+
+  t.test('search is a case-insensitive substring match over several fields', async (t) => {
+    await people.put(person(20, { name: 'Ada LOVELACE', email: 'ada@math.org' }));
+    await people.put(person(21, { name: '100% real_name', email: 'x@y.z' }));
+    const ids = async (text: string) => (await people.find({ search: { fields: ['name', 'email'], text } })).items.map((p) => p.id);
+    t.same(await ids('lovelace'), ['p_0020']);
+    t.same(await ids('MATH.ORG'), ['p_0020']);
+    t.same(await ids('0% r'), ['p_0021'], '% is literal');
+    t.same(await ids('l_n'), [], '_ is literal');
+    t.same(await ids('.*'), [], 'regex characters are literal');
+  });
+
+  t.test('ordering by another field', async (t) => {
+    const { items } = await people.find({ where: { workspace_id: 'ws_even' }, orderBy: { field: 'rank', direction: 'asc' } });
+    t.same(items.map((p) => p.rank), [...items.map((p) => p.rank)].sort((a, b) => a - b));
+  });
+
+  t.test('checkpoints', async (t) => {
+    const name = `contract_${suffix}`;
+    t.equal(await store.getCheckpoint(name), null);
+    await store.setCheckpoint(name, '42');
+    await store.setCheckpoint(name, '43');
+    t.equal(await store.getCheckpoint(name), '43');
+    await store.deleteCheckpoint(name);
+    t.equal(await store.getCheckpoint(name), null);
+  });
+};

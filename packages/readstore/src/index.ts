@@ -1,0 +1,3 @@
+export * from './port';
+export { SqliteReadStore } from './sqlite';
+export { MongoReadStore } from './mongo';

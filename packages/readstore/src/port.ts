@@ -1,0 +1,65 @@
+/** A read-model document: JSON with a string `id` unique in its collection. */
+export interface Doc {
+  id: string;
+  [field: string]: unknown;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface CollectionSpec {
+  name: string;
+  /** Equality lookups to index: each entry is a list of fields, used as a prefix before `id`. */
+  indexes?: readonly (readonly string[])[];
+}
+
+export interface FindQuery {
+  /** Every field must equal its value (null matches a missing or null field). */
+  where?: Record<string, Scalar>;
+  /** Case-insensitive substring match on any of `fields`. */
+  search?: { fields: readonly string[]; text: string };
+  /** Default: by id, newest first (ids are time-sortable). */
+  orderBy?: { field: string; direction: 'asc' | 'desc' };
+  /** Cursor: only documents after this id in id order (needs id ordering). */
+  startingAfter?: string;
+  /** Default: no limit. */
+  limit?: number;
+}
+
+export interface FindResult<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export interface Collection<T extends Doc> {
+  get(id: string): Promise<T | null>;
+  find(query: FindQuery): Promise<FindResult<T>>;
+  /** Inserts or replaces the whole document. */
+  put(doc: T): Promise<void>;
+  /** Inserts only when the id is free; false when a document with that id exists. */
+  insert(doc: T): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  /** Removes every document (for projection rebuilds). */
+  clear(): Promise<void>;
+}
+
+export interface ReadStore {
+  collection<T extends Doc>(spec: CollectionSpec): Collection<T>;
+  /** Consumer checkpoints (projector, relay…): opaque text owned by the consumer. */
+  getCheckpoint(name: string): Promise<string | null>;
+  setCheckpoint(name: string, value: string): Promise<void>;
+  deleteCheckpoint(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/** Field and collection names reach SQL and Mongo paths, so only plain names pass. */
+export const checkField = (field: string): string => {
+  if (!FIELD.test(field)) throw new Error(`invalid field name: ${field}`);
+  return field;
+};
+export const checkCollectionName = (name: string): string => {
+  if (!NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
+  return name;
+};

@@ -1,0 +1,117 @@
+import Database from 'better-sqlite3';
+import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
+
+const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
+const bind = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+const likeEscape = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database, spec: CollectionSpec) {
+    this.table = `rm_${checkCollectionName(spec.name)}`;
+    db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
+    for (const fields of spec.indexes ?? []) {
+      // Expression indexes: a query that filters on the same json_extract expressions uses them.
+      const name = `ix_${spec.name}_${fields.join('_').replace(/\./g, '_')}`;
+      db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${this.table}" (${fields.map(path).join(', ')}, id)`);
+    }
+  }
+
+  /** Prepared once per distinct SQL text: queries differ only in their bound values. */
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) { s = this.db.prepare(sql); this.statements.set(sql, s); }
+    return s;
+  }
+
+  async get(id: string): Promise<T | null> {
+    const row = this.stmt(`SELECT doc FROM "${this.table}" WHERE id = ?`).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async find(q: FindQuery): Promise<FindResult<T>> {
+    const where: string[] = [];
+    const params: Scalar[] = [];
+    for (const [field, value] of Object.entries(q.where ?? {})) {
+      if (value === null) where.push(`${path(field)} IS NULL`);
+      else { where.push(`${path(field)} = ?`); params.push(bind(value)); }
+    }
+    if (q.search && q.search.text !== '') {
+      where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+      for (let i = 0; i < q.search.fields.length; i++) params.push(`%${likeEscape(q.search.text)}%`);
+    }
+    const order = q.orderBy ?? { field: 'id', direction: 'desc' };
+    const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
+    if (q.startingAfter !== undefined) {
+      if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
+      where.push(`id ${dir === 'DESC' ? '<' : '>'} ?`);
+      params.push(q.startingAfter);
+    }
+    const orderSql = order.field === 'id' ? `id ${dir}` : `${path(order.field)} ${dir}, id ${dir}`;
+    let sql = `SELECT doc FROM "${this.table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql}`;
+    if (q.limit !== undefined) { sql += ' LIMIT ?'; params.push(q.limit + 1); }
+    const rows = this.stmt(sql).all(...params) as { doc: string }[];
+    const hasMore = q.limit !== undefined && rows.length > q.limit;
+    return { items: (hasMore ? rows.slice(0, q.limit) : rows).map((r) => JSON.parse(r.doc) as T), hasMore };
+  }
+
+  async put(doc: T): Promise<void> {
+    this.stmt(`INSERT INTO "${this.table}" (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`).run(doc.id, JSON.stringify(doc));
+  }
+
+  async insert(doc: T): Promise<boolean> {
+    return this.stmt(`INSERT OR IGNORE INTO "${this.table}" (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)).changes === 1;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`).run(id).changes === 1;
+  }
+
+  async clear(): Promise<void> {
+    this.stmt(`DELETE FROM "${this.table}"`).run();
+  }
+}
+
+/** The embedded read store: SQLite tables of JSON documents, with expression indexes. */
+export class SqliteReadStore implements ReadStore {
+  private readonly db: Database.Database;
+  private readonly collections = new Map<string, SqliteCollection<Doc>>();
+  private readonly checkpoint;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    this.checkpoint = {
+      get: this.db.prepare<[string], { value: string }>('SELECT value FROM checkpoints WHERE name = ?'),
+      set: this.db.prepare('INSERT INTO checkpoints (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
+      delete: this.db.prepare('DELETE FROM checkpoints WHERE name = ?'),
+    };
+  }
+
+  collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
+    let c = this.collections.get(spec.name);
+    if (!c) { c = new SqliteCollection<Doc>(this.db, spec); this.collections.set(spec.name, c); }
+    return c as unknown as Collection<T>;
+  }
+
+  async getCheckpoint(name: string): Promise<string | null> {
+    return this.checkpoint.get.get(name)?.value ?? null;
+  }
+
+  async setCheckpoint(name: string, value: string): Promise<void> {
+    this.checkpoint.set.run(name, value);
+  }
+
+  async deleteCheckpoint(name: string): Promise<void> {
+    this.checkpoint.delete.run(name);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
