@@ -98,17 +98,20 @@ export class Projector implements ProjectionWatch {
     });
   }
 
-  /** Rebuilds read models from the whole log: clears them, replays, and saves the checkpoint. */
+  /**
+   * Rebuilds this projector's read models from the whole log: clears them and replays every
+   * event. The checkpoint is left alone: a running projector re-applying later events
+   * changes nothing, thanks to `_pos`.
+   */
   async rebuild(onProgress?: (applied: number) => void): Promise<{ events: number; ms: number }> {
     const started = Date.now();
     for (const p of this.projections) await this.store.collection(p.collection).clear();
-    await this.store.deleteCheckpoint(this.checkpoint);
     let after = START;
     let count = 0;
     for (;;) {
       const batch = await this.events.readAll(after, 1000);
       if (batch.length === 0) break;
-      await this.applyBatch(batch);
+      for (const event of batch) await this.applyOne(event as unknown as ProjectedEvent);
       after = batch[batch.length - 1].position;
       count += batch.length;
       onProgress?.(count);

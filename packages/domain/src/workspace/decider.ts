@@ -16,7 +16,7 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** Turns a display name into a slug candidate: lowercase ASCII words joined by dashes. */
 export const slugify = (name: string): string =>
-  name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '') || 'workspace';
+  name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '') || 'workspace';
 
 const checkSettings = (s: { plan?: string; credits?: number }) => {
   if (s.plan !== undefined && !isPlan(s.plan)) return fail('validation', `plan must be one of none, starter, pro, enterprise (got "${s.plan}")`);

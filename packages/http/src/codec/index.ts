@@ -1,0 +1,4 @@
+export * from './schema';
+export * from './primitives';
+export * from './struct';
+export * from './report';

@@ -1,0 +1,114 @@
+import * as t from 'io-ts';
+import { Described, JsonSchema } from './schema';
+
+/** A codec with its own failure message and schema. */
+export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
+  constructor(name: string, readonly jsonSchema: JsonSchema, is: (u: unknown) => u is A, check: (u: unknown) => string | { value: A }, encode: (a: A) => O) {
+    super(name, is, (u, c) => {
+      const r = check(u);
+      return typeof r === 'string' ? t.failure(u, c, r) : t.success(r.value);
+    }, encode);
+  }
+}
+
+const id = <A>(a: A) => a;
+
+export const str = (opts: { min?: number; max?: number; pattern?: RegExp; description?: string; format?: string } = {}) => {
+  const schema: JsonSchema = { type: 'string' };
+  if (opts.min !== undefined) schema.minLength = opts.min;
+  if (opts.max !== undefined) schema.maxLength = opts.max;
+  if (opts.pattern) schema.pattern = opts.pattern.source;
+  if (opts.format) schema.format = opts.format;
+  if (opts.description) schema.description = opts.description;
+  const check = (u: unknown): string | { value: string } => {
+    if (typeof u !== 'string') return 'must be a string';
+    // Length in characters (code points), as a person counts them.
+    const length = [...u].length;
+    if (opts.min !== undefined && length < opts.min) return opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`;
+    if (opts.max !== undefined && length > opts.max) return `must be at most ${opts.max} characters`;
+    if (opts.pattern && !opts.pattern.test(u)) return `must match ${opts.pattern.source}`;
+    return { value: u };
+  };
+  return new Rule<string>('string', schema, (u): u is string => typeof check(u) !== 'string', check, id);
+};
+
+export const int = (opts: { min?: number; max?: number; description?: string } = {}) => {
+  const schema: JsonSchema = { type: 'integer' };
+  if (opts.min !== undefined) schema.minimum = opts.min;
+  if (opts.max !== undefined) schema.maximum = opts.max;
+  if (opts.description) schema.description = opts.description;
+  const range = opts.min !== undefined && opts.max !== undefined ? ` between ${opts.min} and ${opts.max}` : opts.min !== undefined ? ` ≥ ${opts.min}` : '';
+  const check = (u: unknown): string | { value: number } =>
+    typeof u === 'number' && Number.isInteger(u) && (opts.min === undefined || u >= opts.min) && (opts.max === undefined || u <= opts.max)
+      ? { value: u } : `must be an integer${range}`;
+  return new Rule<number>('integer', schema, (u): u is number => typeof check(u) !== 'string', check, id);
+};
+
+export const bool = (description?: string) =>
+  new Rule<boolean>('boolean', { type: 'boolean', ...(description ? { description } : {}) }, (u): u is boolean => typeof u === 'boolean', (u) => (typeof u === 'boolean' ? { value: u } : 'must be true or false'), id);
+
+export const oneOf = <V extends string>(values: readonly V[], description?: string) => {
+  const check = (u: unknown): string | { value: V } => (typeof u === 'string' && (values as readonly string[]).includes(u) ? { value: u as V } : `must be one of ${values.join(', ')}`);
+  return new Rule<V>(values.join(' | '), { type: 'string', enum: [...values], ...(description ? { description } : {}) }, (u): u is V => typeof check(u) !== 'string', check, id);
+};
+
+export const nullable = <C extends t.Mixed & Described>(codec: C) => {
+  const inner = codec.jsonSchema;
+  const schema: JsonSchema = typeof inner.type === 'string' ? { ...inner, type: [inner.type, 'null'] } : { anyOf: [inner, { type: 'null' }] };
+  return new NullableType<C>(codec, schema);
+};
+
+class NullableType<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> implements Described {
+  constructor(codec: C, readonly jsonSchema: JsonSchema) {
+    super(`${codec.name} | null`, (u): u is t.TypeOf<C> | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : codec.validate(u, c)), (a) => (a === null ? null : codec.encode(a)));
+  }
+}
+
+export const arrayOf = <C extends t.Mixed & Described>(item: C, opts: { max?: number; description?: string } = {}) =>
+  new ArrayOf<C>(item, opts);
+
+class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> implements Described {
+  readonly jsonSchema: JsonSchema;
+  constructor(item: C, opts: { max?: number; description?: string }) {
+    super(`Array<${item.name}>`, (u): u is t.TypeOf<C>[] => Array.isArray(u) && u.every(item.is), (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, 'must be an array');
+      if (opts.max !== undefined && u.length > opts.max) return t.failure(u, c, `must have at most ${opts.max} items`);
+      const out: t.TypeOf<C>[] = [];
+      const errors: t.Errors = [];
+      u.forEach((v, i) => {
+        const r = item.validate(v, t.appendContext(c, String(i), item, v));
+        if (r._tag === 'Left') errors.push(...r.left);
+        else out.push(r.right);
+      });
+      return errors.length ? t.failures(errors) : t.success(out);
+    }, (a) => a.map(item.encode));
+    this.jsonSchema = { type: 'array', items: item.jsonSchema, ...(opts.max !== undefined ? { maxItems: opts.max } : {}), ...(opts.description ? { description: opts.description } : {}) };
+  }
+}
+
+/** A JSON object with free keys (metadata, channel_metadata). */
+export const freeObject = (description?: string) =>
+  new Rule<Record<string, unknown>>('object', { type: 'object', additionalProperties: true, ...(description ? { description } : {}) },
+    (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
+    (u) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? { value: u as Record<string, unknown> } : 'must be an object'), id);
+
+export const anything = (description?: string) =>
+  new Rule<unknown>('unknown', description ? { description } : {}, (_u): _u is unknown => true, (u) => ({ value: u }), id);
+
+export const literal = <V extends string>(value: V) =>
+  new Rule<V>(JSON.stringify(value), { type: 'string', const: value }, (u): u is V => u === value, (u) => (u === value ? { value } : `must be "${value}"`), id);
+
+/** Query parameters arrive as text: these parse it. */
+export const queryInt = (opts: { min: number; max: number }) => {
+  const inner = int(opts);
+  const check = (u: unknown): string | { value: number } => {
+    if (typeof u !== 'string' || !/^-?\d+$/.test(u)) return `must be an integer between ${opts.min} and ${opts.max}`;
+    const n = Number(u);
+    return n >= opts.min && n <= opts.max ? { value: n } : `must be an integer between ${opts.min} and ${opts.max}`;
+  };
+  return new Rule<number, string>('integer', inner.jsonSchema, (u): u is number => inner.is(u), check, String);
+};
+
+export const queryBool = () =>
+  new Rule<boolean, string>('boolean', { type: 'boolean' }, (u): u is boolean => typeof u === 'boolean',
+    (u) => (u === 'true' ? { value: true } : u === 'false' ? { value: false } : 'must be true or false'), String);

@@ -1,0 +1,44 @@
+import { DomainFailure } from '@support/application';
+
+/** An error meant for the client: its message, status, code and details are safe to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Spec section 7. */
+export const envelope = (status: number, message: string, code?: string, details?: Record<string, unknown>) => ({
+  success: false as const,
+  error: { message, statusCode: status, ...(code ? { code } : {}), ...(details ? { details } : {}) },
+});
+
+export const notFound = (what: string, id: string) => new ApiError(404, `No such ${what}: '${id}'`, 'not_found');
+
+const DOMAIN_STATUS = { validation: [400, 'validation_error'], not_found: [404, 'not_found'], conflict: [409, 'conflict'] } as const;
+
+/** The one mapping of every error to the envelope; unknown errors become an opaque 500. */
+export const toApiError = (err: unknown): ApiError | null => {
+  if (err instanceof ApiError) return err;
+  if (err instanceof DomainFailure) {
+    const [status, code] = DOMAIN_STATUS[err.error.kind];
+    return new ApiError(status, err.error.message, code, err.error.details);
+  }
+  const e = err as { status?: number; type?: string; expose?: boolean } | null;
+  // Errors raised by koa-bodyparser (raw-body) carry an HTTP status and a type.
+  if (e?.type === 'entity.too.large') return new ApiError(413, 'Request body too large (the limit is 1 MiB)', 'payload_too_large');
+  // co-body throws the SyntaxError of JSON.parse with status 400 and no type.
+  if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');
+  if (e?.type === 'request.aborted') return new ApiError(400, 'Request aborted by the client');
+  // Koa's own client errors (ctx.throw, http-errors) are marked safe to show with `expose`.
+  if (e?.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, (err as Error).message);
+  return null;
+};

@@ -1,0 +1,81 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type {} from 'koa-bodyparser';
+import { Application, IdempotencyStore, Principal } from '@support/application';
+import { planAccess, Plan } from '@support/domain';
+import { decodeOrThrow } from './codec/report';
+import { ApiError } from './errors';
+import type { Identity } from './middleware/identify';
+import { RouteDef } from './route';
+
+const requirePrincipal = (ctx: Context, def: RouteDef): Principal => {
+  const identity = ctx.state.identity as Identity;
+  if (!('principal' in identity)) {
+    const message = identity.problem === 'missing'
+      ? 'No API key provided. Send it as "Authorization: Bearer <key>".'
+      : identity.problem === 'malformed' ? 'Malformed Authorization header. Use "Authorization: Bearer <key>".' : 'Invalid API key: unknown, expired or revoked.';
+    throw new ApiError(401, message, 'unauthorized', undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+  const { principal } = identity;
+  const access = planAccess(principal.workspace.plan as Plan);
+  if (access === 'no_plan') throw new ApiError(402, 'This workspace has no active plan.', 'PLAN_LIMIT_REACHED');
+  if (access === 'no_api') throw new ApiError(403, 'The workspace plan does not include API access.', 'forbidden');
+  if (def.scope && !principal.scopes.includes(def.scope)) {
+    throw new ApiError(403, `This key lacks the scope ${def.scope}.`, 'insufficient_scope', { required: [def.scope] });
+  }
+  return principal;
+};
+
+const hasBody = (ctx: Context) => Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+
+/** Runs the handler, or replays a cached response for a repeated Idempotency-Key (spec 4.1). */
+const withIdempotency = async (ctx: Context, app: Application, principal: Principal, run: () => Promise<{ status: number; body: unknown }>) => {
+  const key = ctx.get('Idempotency-Key');
+  if (ctx.method !== 'POST' || key === '') return run();
+  if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
+  const rawBody = ctx.request.rawBody ?? '';
+  const begun = await app.idempotency.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, rawBody));
+  switch (begun.kind) {
+    case 'replay':
+      ctx.set('Idempotent-Replayed', 'true');
+      return { status: begun.status, body: begun.body };
+    case 'in_flight':
+      throw new ApiError(409, 'A request with this Idempotency-Key is still in progress; retry once it has finished.', 'conflict');
+    case 'mismatch':
+      throw new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error');
+    case 'proceed':
+      try {
+        const result = await run();
+        if (result.status >= 200 && result.status < 300) await app.idempotency.complete(begun.entryId, result.status, result.body);
+        else await app.idempotency.abandon(begun.entryId);
+        return result;
+      } catch (err) {
+        await app.idempotency.abandon(begun.entryId);
+        throw err;
+      }
+  }
+};
+
+/** Registers route declarations on a router: access checks, validation, idempotency, handler. */
+export const mountRoutes = (router: Router, app: Application, routes: readonly RouteDef[]) => {
+  for (const def of routes) {
+    router[def.method](def.path, async (ctx) => {
+      const principal = requirePrincipal(ctx, def);
+      const params = def.params ? decodeOrThrow(def.params, ctx.params, 'path') : {};
+      const query = def.query ? decodeOrThrow(def.query, ctx.query, 'query') : {};
+      let body: unknown = {};
+      if (def.body) {
+        if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw new ApiError(415, 'Send the body as application/json', 'unsupported_media_type');
+        body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
+      }
+      const result = await withIdempotency(ctx, app, principal, async () => {
+        const out = await def.handler({
+          app, principal, params, query, body, requestId: ctx.state.requestId as string, baseUrl: `${ctx.protocol}://${ctx.host}/v1`,
+        });
+        return { status: out.status ?? def.response.status, body: out.body };
+      });
+      ctx.status = result.status;
+      ctx.body = result.body;
+    });
+  }
+};

@@ -1,0 +1,68 @@
+import { envelopeSchema } from '../resources/common';
+import { RouteDef } from '../route';
+import { JsonSchema } from '../codec/schema';
+import { toSchema } from './to-schema';
+
+const ERRORS: Record<string, string> = {
+  '400': 'Invalid body or parameters (validation failures carry no code)',
+  '401': 'Missing, invalid, expired or revoked key (`unauthorized`)',
+  '402': 'The workspace has no active plan (`PLAN_LIMIT_REACHED`)',
+  '403': 'The key lacks a scope (`insufficient_scope`, details.required) or the plan has no API access (`forbidden`)',
+  '404': 'Not found in this workspace (`not_found`)',
+  '409': 'Conflicting state (`conflict`)',
+  '413': 'Body over 1 MiB (`payload_too_large`)',
+  '429': 'Rate limit exceeded (`rate_limited`); see Retry-After',
+  '500': 'Internal error (`internal_error`, details.request_id)',
+};
+
+const rateHeaders = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]));
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+const parameters = (schema: JsonSchema | undefined, where: 'path' | 'query') => {
+  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema?.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
+};
+
+/** OpenAPI 3.1, generated from the same route declarations and codecs that validate requests. */
+export const openApiDocument = (routes: readonly RouteDef[], info: { version: string; serverUrl: string }) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = openApiPath(r.path);
+    const errorCodes = ['400', '401', '402', '403', '404', '409', '413', '429', '500'].filter((c) => r.method !== 'get' || c !== '413');
+    paths[path] = {
+      ...paths[path],
+      [r.method]: {
+        summary: r.summary,
+        tags: [r.tag],
+        operationId: `${r.method}${path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
+        ...(r.scope ? { 'x-required-scope': r.scope } : {}),
+        parameters: [
+          ...parameters(r.params?.jsonSchema, 'path'),
+          ...parameters(r.query?.jsonSchema, 'query'),
+          ...(r.method === 'post' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }] : []),
+        ],
+        ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body.jsonSchema } } } } : {}),
+        responses: {
+          [String(r.response.status)]: { description: r.response.description, headers: rateHeaders, content: { 'application/json': { schema: toSchema(r.response.codec) } } },
+          ...Object.fromEntries(errorCodes.map((c) => [c, { $ref: `#/components/responses/Error${c}` }])),
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Customer Support Platform API', version: info.version },
+    servers: [{ url: info.serverUrl }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
+      schemas: { Error: envelopeSchema },
+      responses: Object.fromEntries(Object.entries(ERRORS).map(([c, description]) => [`Error${c}`, {
+        description, headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }])),
+    },
+  };
+};

@@ -1,0 +1,32 @@
+import * as t from 'io-ts';
+import { arrayOf, bool, freeObject, int, literal, nullable, queryInt, str } from '../codec/primitives';
+import { Described, JsonSchema } from '../codec/schema';
+import { struct } from '../codec/struct';
+
+/** Timestamps are ISO 8601 strings in UTC. */
+export const timestamp = () => str({ format: 'date-time' });
+
+/** Spec 2.1. `next_cursor` is the last item's id when `has_more`, else null. */
+export const listOf = <C extends t.Mixed & Described>(item: C, title: string) =>
+  struct({ object: literal('list'), data: arrayOf(item), has_more: bool(), next_cursor: nullable(str()) }, {}, { title: `${title}_list` });
+
+export const listBody = <T extends { id: string }>(items: T[], hasMore: boolean) => ({
+  object: 'list' as const,
+  data: items,
+  has_more: hasMore,
+  next_cursor: hasMore && items.length ? items[items.length - 1].id : null,
+});
+
+export const deletedOf = <O extends string>(object: O) => struct({ object: literal(object), id: str(), deleted: bool() }, {}, { title: `deleted_${object}` });
+
+export const envelopeSchema: JsonSchema = struct({
+  success: bool(),
+  error: struct({ message: str(), statusCode: int() }, { code: str(), details: freeObject() }),
+}).jsonSchema;
+
+/** Cursor parameters shared by every paginated list (spec 4.1); spread into a query struct. */
+export const pageParams = {
+  limit: queryInt({ min: 1, max: 100 }),
+  starting_after: str({ min: 1, max: 128, description: "The previous page's next_cursor (an item id)" }),
+};
+export const DEFAULT_LIMIT = 20;

@@ -1,0 +1,44 @@
+import * as t from 'io-ts';
+import { CUSTOMER_STATUSES } from '@support/domain';
+import type { CustomerDoc } from '@support/application';
+import { arrayOf, freeObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { struct } from '../codec/struct';
+import { timestamp } from './common';
+
+/** Spec 2.4, plus `metadata` (accepted on create, so readable) and `updated_at`. */
+export const CustomerResource = struct({
+  object: literal('customer'),
+  id: str(),
+  email: nullable(str()),
+  phone: nullable(str()),
+  name: nullable(str()),
+  avatar_url: nullable(str()),
+  status: oneOf(CUSTOMER_STATUSES),
+  tags: arrayOf(str()),
+  external_id: nullable(str()),
+  metadata: freeObject(),
+  conversation_count: int({ min: 0 }),
+  first_contact_at: nullable(timestamp()),
+  last_contact_at: nullable(timestamp()),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+}, {}, { title: 'customer' });
+export type CustomerResource = t.TypeOf<typeof CustomerResource>;
+
+export const toCustomer = (d: CustomerDoc): CustomerResource => ({
+  object: 'customer',
+  id: d.id,
+  email: d.email as string | null,
+  phone: d.phone as string | null,
+  name: d.name as string | null,
+  avatar_url: (d.avatar_url ?? null) as string | null,
+  status: d.status as CustomerResource['status'],
+  tags: d.tags as string[],
+  external_id: d.external_id as string | null,
+  metadata: (d.metadata ?? {}) as Record<string, unknown>,
+  conversation_count: (d.conversation_count ?? 0) as number,
+  first_contact_at: (d.first_contact_at ?? null) as string | null,
+  last_contact_at: (d.last_contact_at ?? null) as string | null,
+  created_at: d.created_at as string,
+  updated_at: d.updated_at as string,
+});

@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+
+/** What a command prints: one JSON object with --json, else readable lines. */
+export interface Output {
+  json: boolean;
+  result(value: Record<string, unknown>): void;
+  /** Progress for long commands: always on stderr, so stdout stays one JSON object. */
+  progress(message: string): void;
+}
+
+export const output = (json: boolean): Output => ({
+  json,
+  result(value) {
+    if (json) process.stdout.write(JSON.stringify(value) + '\n');
+    else for (const [k, v] of Object.entries(value)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+  },
+  progress(message) {
+    process.stderr.write(message + '\n');
+  },
+});
+
+/** A mistake in how the command was called: printed without a stack, exit code 2. */
+export class UsageError extends Error {}
+
+export const flags = (args: string[], spec: Record<string, 'string' | 'boolean'>) => {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...Object.fromEntries(Object.entries(spec).map(([k, type]) => [k, { type }])), json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    return values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+  }
+};
+
+export const required = (values: Record<string, unknown>, name: string): string => {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+};
+
+export const onOff = (value: unknown, name: string): boolean | undefined => {
+  if (value === undefined) return undefined;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError(`--${name} takes on or off`);
+};
+
+export const wholeNumber = (value: unknown, name: string): number | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number ≥ 0`);
+  return Number(value);
+};

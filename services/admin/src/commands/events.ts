@@ -1,0 +1,26 @@
+import type { Application } from '@support/application';
+import { formatPosition, parsePosition, START } from '@support/eventstore';
+import { flags, Output, UsageError } from '../cli';
+
+/** Audit print of history: one JSON line per event, oldest first, streamed. */
+export const eventsCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
+  if (sub !== 'replay') throw new UsageError('events commands: replay');
+  const v = flags(args, { workspace: 'string', from: 'string' });
+  let after = START;
+  if (typeof v.from === 'string') {
+    try { after = parsePosition(v.from); } catch { throw new UsageError('--from takes a position printed by an earlier replay'); }
+  }
+  let count = 0;
+  for (;;) {
+    const batch = await app.engines.events.readAll(after, 500);
+    if (batch.length === 0) break;
+    for (const e of batch) {
+      if (typeof v.workspace === 'string' && e.metadata.workspace_id !== v.workspace) continue;
+      const line = { position: formatPosition(e.position), stream: e.stream, revision: e.revision, id: e.id, type: e.type, data: e.data, metadata: e.metadata };
+      if (!process.stdout.write(JSON.stringify(line) + '\n')) await new Promise((r) => process.stdout.once('drain', r));
+      count += 1;
+    }
+    after = batch[batch.length - 1].position;
+  }
+  out.progress(`${count} events`);
+};

@@ -1,0 +1,30 @@
+import type { Application } from '@support/application';
+import { flags, Output, required, UsageError } from '../cli';
+
+const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
+
+export const keyCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
+  switch (sub) {
+    case 'create': {
+      const v = flags(args, { workspace: 'string', name: 'string', environment: 'string', access: 'string', scopes: 'string', 'expires-at': 'string' });
+      const scopes = typeof v.scopes === 'string' ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const key = await app.keys.create(ADMIN, {
+        workspaceId: required(v, 'workspace'),
+        name: required(v, 'name'),
+        environment: v.environment as string | undefined,
+        access: v.access as string | undefined,
+        scopes,
+        expiresAt: v['expires-at'] as string | undefined,
+      });
+      if (!out.json) out.progress('The key is shown this once; store it now.');
+      return out.result({ id: key.id, key: key.key, name: key.name, environment: key.environment, scopes: key.scopes, workspace_id: key.workspace_id, expires_at: key.expires_at });
+    }
+    case 'revoke': {
+      const v = flags(args, { id: 'string' });
+      const { id, revoked } = await app.keys.revoke(ADMIN, required(v, 'id'));
+      return out.result({ id, revoked });
+    }
+    default:
+      throw new UsageError('key commands: create, revoke');
+  }
+};

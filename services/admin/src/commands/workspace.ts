@@ -1,0 +1,37 @@
+import type { Application, Workspace } from '@support/application';
+import { flags, onOff, Output, required, UsageError, wholeNumber } from '../cli';
+
+const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
+
+const print = (w: Workspace) => ({ id: w.id, name: w.name, slug: w.slug, plan: w.plan, credits: w.credits, sla_tracking: w.sla_tracking });
+
+export const workspaceCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
+  switch (sub) {
+    case 'create': {
+      const v = flags(args, { name: 'string', slug: 'string', plan: 'string', credits: 'string', 'sla-tracking': 'string' });
+      const { workspace } = await app.workspaces.create(ADMIN, {
+        name: required(v, 'name'),
+        slug: v.slug as string | undefined,
+        plan: v.plan as string | undefined,
+        credits: wholeNumber(v.credits, 'credits'),
+        sla_tracking: onOff(v['sla-tracking'], 'sla-tracking'),
+      });
+      return out.result(print(workspace));
+    }
+    case 'set': {
+      const v = flags(args, { id: 'string', plan: 'string', credits: 'string', 'sla-tracking': 'string' });
+      const changes = { plan: v.plan as string | undefined, credits: wholeNumber(v.credits, 'credits'), sla_tracking: onOff(v['sla-tracking'], 'sla-tracking') };
+      if (Object.values(changes).every((c) => c === undefined)) throw new UsageError('give at least one of --plan, --credits, --sla-tracking');
+      const { workspace } = await app.workspaces.update({ ...ADMIN, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
+      return out.result(print(workspace));
+    }
+    case 'get': {
+      const v = flags(args, { id: 'string' });
+      const workspace = await app.workspaces.get(required(v, 'id'));
+      if (!workspace) throw new UsageError(`workspace ${v.id} not found`);
+      return out.result(print(workspace));
+    }
+    default:
+      throw new UsageError('workspace commands: create, set, get');
+  }
+};

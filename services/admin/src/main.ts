@@ -1,0 +1,43 @@
+import { Application, DomainFailure, jsonLogger, loadConfig } from '@support/application';
+import { output, UsageError } from './cli';
+import { eventsCommand } from './commands/events';
+import { keyCommand } from './commands/key';
+import { projectionsCommand } from './commands/projections';
+import { workspaceCommand } from './commands/workspace';
+
+const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
+  workspace create --name NAME [--slug SLUG] [--plan PLAN] [--credits N] [--sla-tracking on|off]
+  workspace set --id ID [--plan PLAN] [--credits N] [--sla-tracking on|off]
+  workspace get --id ID
+  key create --workspace ID --name NAME [--environment live|test] [--access full|read_only|chat_only] [--scopes a,b] [--expires-at ISO]
+  key revoke --id KEY_ID
+  events replay [--workspace ID] [--from POSITION]
+  projections rebuild [--name NAME]`;
+
+const COMMANDS = { workspace: workspaceCommand, key: keyCommand, events: eventsCommand, projections: projectionsCommand };
+
+const main = async (argv: string[]): Promise<number> => {
+  const [group, ...rest] = argv;
+  const command = COMMANDS[group as keyof typeof COMMANDS];
+  if (!command) {
+    process.stderr.write(`${USAGE}\n`);
+    return group === undefined || group === '--help' ? 0 : 2;
+  }
+  const config = loadConfig();
+  // Logs go to stderr: stdout carries only the command's result.
+  const log = jsonLogger(process.env.LOG_LEVEL ?? 'warn', { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
+  const app = new Application({ config, log, projector: false });
+  try {
+    await command(app, output(rest.includes('--json')), rest);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) { process.stderr.write(`error: ${err.message}\n${USAGE}\n`); return 2; }
+    if (err instanceof DomainFailure) { process.stderr.write(`error: ${err.message}\n`); return 1; }
+    process.stderr.write(`error: ${err instanceof Error ? err.stack : String(err)}\n`);
+    return 1;
+  } finally {
+    await app.stop();
+  }
+};
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

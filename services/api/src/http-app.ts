@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { Application } from '@support/application';
+import { ApiError, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
+import { API_VERSION } from './routes/meta';
+import { ROUTES } from './routes';
+
+/** Largest accepted JSON body (documented in the README). */
+export const BODY_LIMIT = '1mb';
+
+export const createHttpApp = (app: Application): Koa => {
+  const koa = new Koa({ proxy: process.env.TRUST_PROXY === 'true' });
+  const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1' }));
+
+  koa.use(requestContext(app.log));
+  koa.use(async (ctx, next) => {
+    // Readiness probe: outside /v1, no key, no rate limit.
+    if (ctx.path === '/healthz' && ctx.method === 'GET') {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    await next();
+  });
+  koa.use(identify(app));
+  koa.use(rateLimit(app));
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, strict: true }));
+
+  const router = new Router({ prefix: '/v1' });
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = openapi;
+  });
+  mountRoutes(router, app, ROUTES);
+  koa.use(router.routes());
+  koa.use(router.allowedMethods({
+    throw: true,
+    methodNotAllowed: () => new ApiError(405, 'Method not allowed on this path; see the Allow header', 'method_not_allowed'),
+    notImplemented: () => new ApiError(501, 'Method not implemented', 'not_implemented'),
+  }));
+  return koa;
+};

@@ -1,0 +1,10 @@
+import { Application, jsonLogger, loadConfig } from '@support/application';
+import { runUntilSignal } from './server';
+
+/** The API alone (scale-out): read models are kept by a separate projector process. */
+const config = loadConfig();
+const log = jsonLogger(config.logLevel, { service: 'api' });
+runUntilSignal(new Application({ config, log, projector: false }), 'api').catch((err) => {
+  log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { CUSTOMER_STATUSES } from '@support/domain';
+import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, notFound, oneOf, pageParams, route, str, struct, toCustomer } from '@support/http';
+import { commandContext, idParams, readBack } from './helpers';
+
+const email = str({ min: 1, max: 320, format: 'email' });
+const phone = str({ min: 1, max: 64 });
+const name = str({ max: 255 });
+const tags = arrayOf(str({ min: 1, max: 100 }), { max: 100 });
+
+export const customerRoutes = [
+  route({
+    method: 'get', path: '/customers', tag: 'customers', summary: 'List customers, newest first', scope: 'customers:read',
+    query: struct({}, { ...pageParams, status: oneOf(CUSTOMER_STATUSES), search: str({ max: 200, description: 'Case-insensitive match over name, email and phone' }) }),
+    response: { status: 200, codec: listOf(CustomerResource, 'customer'), description: 'A page of customers' },
+    handler: async ({ app, principal, query }) => {
+      const page = await app.reads.customers.find(principal.workspaceId, {
+        where: query.status ? { status: query.status } : {},
+        search: query.search ? { fields: ['name', 'email', 'phone'], text: query.search } : undefined,
+        startingAfter: query.starting_after,
+        limit: query.limit ?? DEFAULT_LIMIT,
+      });
+      return { body: listBody(page.items.map(toCustomer), page.hasMore) };
+    },
+  }),
+  route({
+    method: 'post', path: '/customers', tag: 'customers', scope: 'customers:write',
+    summary: 'Create a customer, or return the existing one with the same email, phone or external_id',
+    body: struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }),
+    response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
+    handler: async ({ app, principal, body, requestId }) => {
+      const ctx = commandContext(principal, requestId);
+      const { id, position } = await app.customers.createOrMatch(ctx, body);
+      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, id), 'customer');
+      return { body: toCustomer(doc) };
+    },
+  }),
+  route({
+    method: 'get', path: '/customers/:id', tag: 'customers', summary: 'Get a customer', scope: 'customers:read',
+    params: idParams,
+    response: { status: 200, codec: CustomerResource, description: 'The customer' },
+    handler: async ({ app, principal, params }) => {
+      const doc = await app.reads.customers.get(principal.workspaceId, params.id);
+      if (!doc) throw notFound('customer', params.id);
+      return { body: toCustomer(doc) };
+    },
+  }),
+  route({
+    method: 'patch', path: '/customers/:id', tag: 'customers', summary: 'Update a customer', scope: 'customers:write',
+    params: idParams,
+    body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }),
+    response: { status: 200, codec: CustomerResource, description: 'The updated customer' },
+    handler: async ({ app, principal, params, body, requestId }) => {
+      const { position } = await app.customers.update(commandContext(principal, requestId), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, params.id), 'customer');
+      return { body: toCustomer(doc) };
+    },
+  }),
+];

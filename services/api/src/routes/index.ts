@@ -1,0 +1,7 @@
+import type { RouteDef } from '@support/http';
+import { customerRoutes } from './customers';
+import { metaRoutes } from './meta';
+import { tagRoutes } from './tags';
+
+/** Every authenticated endpoint, in the order the OpenAPI document lists them. */
+export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...customerRoutes, ...tagRoutes] as RouteDef[];

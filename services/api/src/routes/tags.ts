@@ -1,0 +1,48 @@
+import { bool, deletedOf, listBody, listOf, notFound, nullable, route, str, struct, TagResource, toTag } from '@support/http';
+import { commandContext, idParams, readBack } from './helpers';
+
+const name = str({ min: 1, max: 100 });
+const color = nullable(str({ max: 32, description: 'Any display colour, e.g. #3b82f6' }));
+
+export const tagRoutes = [
+  route({
+    method: 'get', path: '/tags', tag: 'tags', summary: 'List tags by name (unpaginated)', scope: 'conversations:read',
+    query: struct({}),
+    response: { status: 200, codec: listOf(TagResource, 'tag'), description: 'Every tag' },
+    handler: async ({ app, principal }) => {
+      const { items } = await app.reads.tags.find(principal.workspaceId, { orderBy: { field: 'name_sort', direction: 'asc' } });
+      return { body: listBody(items.map(toTag), false) };
+    },
+  }),
+  route({
+    method: 'post', path: '/tags', tag: 'tags', summary: 'Create a tag (names are unique per workspace, ignoring case)', scope: 'conversations:write',
+    body: struct({ name }, { color }),
+    response: { status: 201, codec: TagResource, description: 'The new tag' },
+    handler: async ({ app, principal, body, requestId }) => {
+      const { id, position } = await app.tags.create(commandContext(principal, requestId), body);
+      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, id), 'tag');
+      return { body: toTag(doc) };
+    },
+  }),
+  route({
+    method: 'patch', path: '/tags/:id', tag: 'tags', summary: 'Rename, recolour, activate or deactivate a tag', scope: 'conversations:write',
+    params: idParams,
+    body: struct({}, { name, color, is_active: bool() }),
+    response: { status: 200, codec: TagResource, description: 'The updated tag' },
+    handler: async ({ app, principal, params, body, requestId }) => {
+      const { position } = await app.tags.update(commandContext(principal, requestId), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, params.id), 'tag');
+      return { body: toTag(doc) };
+    },
+  }),
+  route({
+    method: 'delete', path: '/tags/:id', tag: 'tags', summary: 'Delete a tag', scope: 'conversations:write',
+    params: idParams,
+    response: { status: 200, codec: deletedOf('tag'), description: 'The deleted tag id' },
+    handler: async ({ app, principal, params, requestId }) => {
+      const { position } = await app.tags.delete(commandContext(principal, requestId), params.id);
+      await app.settle(position);
+      return { body: { object: 'tag', id: params.id, deleted: true } };
+    },
+  }),
+];

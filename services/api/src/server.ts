@@ -1,0 +1,50 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Application } from '@support/application';
+import { createHttpApp } from './http-app';
+
+export interface RunningServer {
+  server: Server;
+  baseUrl: string;
+  /** Stops accepting, lets in-flight requests finish, then stops the application. */
+  stop(): Promise<void>;
+}
+
+const DRAIN_MS = 10_000;
+
+export const listen = async (app: Application): Promise<RunningServer> => {
+  await app.start();
+  const server = createHttpApp(app).listen(app.config.port, app.config.host);
+  await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
+  const { port } = server.address() as AddressInfo;
+  const host = ['0.0.0.0', '::', ''].includes(app.config.host) ? '127.0.0.1' : app.config.host;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+  let stopping: Promise<void> | null = null;
+  return {
+    server,
+    baseUrl,
+    stop: () => (stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+      await closed;
+      clearTimeout(force);
+      await app.stop();
+    })()),
+  };
+};
+
+/** Runs until SIGTERM or SIGINT, then drains and exits 0 (operator interface). */
+export const runUntilSignal = async (app: Application, describe: string): Promise<void> => {
+  const running = await listen(app);
+  app.log.info(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: describe });
+  const shutdown = (signal: string) => {
+    app.log.info('shutting down', { signal });
+    running.stop().then(() => { app.log.info('stopped'); process.exit(0); }, (err) => {
+      app.log.error('shutdown failed', { error: String(err) });
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+};

@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { EsdbEventStore, SqliteEventStore } from '@support/eventstore';
+import { eventStoreContract } from '@support/eventstore/dist/contract';
+
+t.test('sqlite adapter', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  eventStoreContract(t, async () => new SqliteEventStore(join(dir, 'events.sqlite')));
+});
+
+t.test('sqlite adapter: a second process sees appends of the first', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // Two handles on one file stand for the service and the admin CLI.
+  const service = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const admin = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const seen: string[] = [];
+  const sub = service.subscribe(await service.head(), async (batch) => { seen.push(...batch.map((e) => e.type)); }, (err) => t.fail(String(err)));
+  const started = Date.now();
+  await admin.append('x-1', [{ id: '00000000-0000-4000-8000-000000000001', type: 'x.happened', data: {}, metadata: { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() } }], 'no_stream');
+  while (seen.length === 0 && Date.now() - started < 2000) await new Promise((r) => setTimeout(r, 10));
+  t.same(seen, ['x.happened']);
+  t.ok(Date.now() - started < 1000, 'within one second');
+  await sub.close();
+  await service.close();
+  await admin.close();
+});
+
+t.test('eventstoredb adapter', { skip: process.env.EVENTSTORE_URL ? false : 'EVENTSTORE_URL is not set: EventStoreDB contract not run' }, async (t) => {
+  eventStoreContract(t, async () => new EsdbEventStore(process.env.EVENTSTORE_URL!));
+});
