@@ -1,0 +1,44 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+
+export interface Child {
+  proc: ChildProcess;
+  /** The first capture of `pattern` seen on stdout. */
+  match: string;
+}
+
+/** Starts `node <script>` and waits for a stdout line matching `pattern`; later output is drained and dropped. */
+export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegExp, timeoutMs = 20_000): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail: string[] = [];
+    const keep = (line: string) => { tail.push(line); if (tail.length > 20) tail.shift(); };
+    const fail = (why: string) => { clearTimeout(timer); proc.kill('SIGKILL'); reject(new Error(`${script}: ${why}\n${tail.join('\n')}`)); };
+    const timer = setTimeout(() => fail(`no line matching ${pattern} within ${timeoutMs} ms`), timeoutMs);
+    let found = false;
+    createInterface({ input: proc.stderr! }).on('line', keep);
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      keep(line);
+      const m = found ? null : pattern.exec(line);
+      if (m) { found = true; clearTimeout(timer); resolve({ proc, match: m[1] }); }
+    });
+    proc.once('error', (err) => fail(err.message));
+    proc.once('exit', (code, signal) => { if (!found) fail(`exited early (code ${code}, signal ${signal})`); });
+  });
+
+/** SIGTERM, then wait for exit (SIGKILL if it takes too long). */
+export const stop = async (child: ChildProcess | undefined, graceMs = 15_000): Promise<void> => {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** Runs `node <script> ...args` to completion and parses its stdout as one JSON object. */
+export const nodeJson = async (script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> => {
+  const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
+  return JSON.parse(stdout) as Record<string, unknown>;
+};

@@ -1,0 +1,105 @@
+import t from 'tap';
+import { client } from '../support/client';
+import { expectError } from '../support/expect';
+import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { keyFor, tenant, until } from '../support/workspace';
+
+let svc: Service;
+const dir = tempDir();
+t.before(async () => { svc = await startService(dir); });
+t.teardown(async () => { await svc.stop(); removeDir(dir); });
+
+t.test('GET / and GET /me describe the API and the key', async (t) => {
+  const { api, workspaceId } = await tenant(svc.baseUrl, dir, { name: 'Acme Corp' });
+  const root = await api.get('/');
+  t.equal(root.status, 200);
+  t.match(root.body, { object: 'api', version: '1.0.0', name: String, documentation_url: /\/v1\/openapi\.json$/ });
+  const me = await api.get('/me');
+  t.equal(me.status, 200);
+  t.match(me.body, { object: 'workspace_context', workspace: { object: 'workspace', id: workspaceId, name: 'Acme Corp', slug: 'acme-corp' }, environment: 'live' });
+  t.equal(me.body.scopes.length, 12);
+});
+
+t.test('test-environment keys say so', async (t) => {
+  const { api } = await tenant(svc.baseUrl, dir, { keyArgs: ['--environment', 'test'] });
+  t.equal((await api.get('/me')).body.environment, 'test');
+});
+
+t.test('401 for a missing, malformed, unknown, expired or revoked key', async (t) => {
+  const anon = client(svc.baseUrl);
+  expectError(t, await anon.get('/me'), 401, 'unauthorized');
+  expectError(t, await anon.get('/me', { Authorization: 'Basic abc' }), 401, 'unauthorized');
+  expectError(t, await anon.get('/me', { Authorization: 'Bearer ' }), 401, 'unauthorized');
+  expectError(t, await client(svc.baseUrl, 'sk_live_nonsense').get('/me'), 401, 'unauthorized');
+  const { key, keyId, workspaceId } = await tenant(svc.baseUrl, dir);
+  // Same key id, wrong secret: the constant-time comparison must refuse it.
+  const forged = key.slice(0, -5) + (key.endsWith('AAAAA') ? 'BBBBB' : 'AAAAA');
+  expectError(t, await client(svc.baseUrl, forged).get('/me'), 401, 'unauthorized');
+  const expired = await adminJson<{ key: string }>(dir, 'key', 'create', '--workspace', workspaceId, '--name', 'old', '--expires-at', '2020-01-01T00:00:00Z');
+  await new Promise((r) => setTimeout(r, 300));
+  expectError(t, await client(svc.baseUrl, expired.key).get('/me'), 401, 'unauthorized');
+  const api = client(svc.baseUrl, key);
+  t.equal((await api.get('/me')).status, 200);
+  t.same(await adminJson(dir, 'key', 'revoke', '--id', keyId), { id: keyId, revoked: true });
+  const ms = await until(async () => (await api.get('/me')).status === 401, 2000);
+  t.ok(ms < 1000, `revocation visible within one second (${ms} ms)`);
+  expectError(t, await api.get('/me'), 401, 'unauthorized');
+});
+
+t.test('403 insufficient_scope names the missing scope', async (t) => {
+  const { api, workspaceId } = await tenant(svc.baseUrl, dir, { keyArgs: ['--access', 'read_only'] });
+  t.equal((await api.get('/customers')).status, 200);
+  const r = await api.post('/customers', { email: 'x@example.com' });
+  expectError(t, r, 403, 'insufficient_scope');
+  t.same(r.body.error.details, { required: ['customers:write'] });
+  const chat = await keyFor(svc.baseUrl, dir, workspaceId, ['--access', 'chat_only']);
+  t.same((await chat.api.get('/me')).body.scopes, ['agent:chat', 'agent:read']);
+  const list = await chat.api.get('/customers');
+  expectError(t, list, 403, 'insufficient_scope');
+  t.same(list.body.error.details.required, ['customers:read']);
+  const tags = await chat.api.get('/tags');
+  t.same(tags.body.error.details.required, ['conversations:read']);
+  const custom = await keyFor(svc.baseUrl, dir, workspaceId, ['--scopes', 'customers:read,conversations:write']);
+  t.same((await custom.api.get('/me')).body.scopes, ['customers:read', 'conversations:write']);
+  t.equal((await custom.api.post('/tags', { name: 'scoped' })).status, 201);
+  expectError(t, await custom.api.get('/tags'), 403, 'insufficient_scope');
+});
+
+t.test('plans: none answers 402, starter 403 forbidden', async (t) => {
+  const { api, workspaceId } = await tenant(svc.baseUrl, dir);
+  await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'none');
+  await until(async () => (await api.get('/me')).status === 402, 2000);
+  expectError(t, await api.get('/customers'), 402, 'PLAN_LIMIT_REACHED');
+  await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'starter');
+  await until(async () => (await api.get('/me')).status === 403, 2000);
+  expectError(t, await api.post('/tags', { name: 'x' }), 403, 'forbidden');
+  await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'enterprise');
+  await until(async () => (await api.get('/me')).status === 200, 2000);
+  const starter = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--plan', 'starter'] });
+  expectError(t, await starter.api.get('/'), 403, 'forbidden');
+});
+
+t.test('one workspace never sees another one\'s data', async (t) => {
+  const a = await tenant(svc.baseUrl, dir, { name: 'A' });
+  const b = await tenant(svc.baseUrl, dir, { name: 'B' });
+  const customer = (await a.api.post('/customers', { email: 'shared@example.com', name: 'Only A' })).body;
+  const tag = (await a.api.post('/tags', { name: 'only-a' })).body;
+  expectError(t, await b.api.get(`/customers/${customer.id}`), 404, 'not_found');
+  expectError(t, await b.api.patch(`/customers/${customer.id}`, { name: 'stolen' }), 404, 'not_found');
+  expectError(t, await b.api.patch(`/tags/${tag.id}`, { name: 'stolen' }), 404, 'not_found');
+  expectError(t, await b.api.delete(`/tags/${tag.id}`), 404, 'not_found');
+  t.same((await b.api.get('/customers')).body.data, []);
+  t.same((await b.api.get('/tags')).body.data, []);
+  // Dedup and tag names are per workspace: B gets its own customer and tag.
+  const bCustomer = (await b.api.post('/customers', { email: 'shared@example.com' })).body;
+  t.not(bCustomer.id, customer.id);
+  t.equal((await b.api.post('/tags', { name: 'only-a' })).status, 201);
+  t.equal((await a.api.get(`/customers/${customer.id}`)).body.name, 'Only A');
+});
+
+t.test('the admin CLI refuses keys for unknown workspaces', async (t) => {
+  const r = await admin(dir, 'key', 'create', '--workspace', 'ws_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--name', 'x', '--json');
+  t.equal(r.code, 1);
+  t.equal(r.stdout, '');
+  t.match(r.stderr, /workspace .* not found/);
+});

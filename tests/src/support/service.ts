@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../../..');
+const STANDALONE = join(ROOT, 'services/standalone/dist/main.js');
+const ADMIN = join(ROOT, 'services/admin/dist/main.js');
+
+export const tempDir = (prefix = 'svc-') => mkdtempSync(join(tmpdir(), prefix));
+
+export interface Service {
+  baseUrl: string;
+  dataDir: string;
+  output: string[];
+  child: ChildProcess;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the real standalone service (`npm start`'s entry point) on an ephemeral port. */
+export const startService = (dataDir: string, env: Record<string, string> = {}): Promise<Service> =>
+  new Promise((resolveStart, reject) => {
+    const child = spawn(process.execPath, [STANDALONE], {
+      // Limits are raised for functional tests; the rate-limit test sets its own scale.
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join('\n')}`)), 20_000);
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        output.push(line);
+        const m = /listening on (http:\/\/\S+?\/v1)/.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolveStart({
+            baseUrl: m[1], dataDir, output, child,
+            stop: async (signal = 'SIGTERM') => { child.kill(signal); return exited; },
+          });
+        }
+      }
+    };
+    child.stdout!.on('data', onLine);
+    child.stderr!.on('data', onLine);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output.join('\n')}`)); });
+  });
+
+export interface CliResult { code: number | null; stdout: string; stderr: string }
+
+/** Runs a command to completion. */
+export const run = (command: string, args: string[], env: Record<string, string>): Promise<CliResult> =>
+  new Promise((resolveRun) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => { stdout += c; });
+    child.stderr.on('data', (c) => { stderr += c; });
+    child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
+  });
+
+/** The admin CLI on a data directory. */
+export const admin = (dataDir: string, ...args: string[]) => run(process.execPath, [ADMIN, ...args], { DATA_DIR: dataDir });
+
+/** The admin CLI with --json, parsed; fails loudly when the command fails. */
+export const adminJson = async <T = Record<string, unknown>>(dataDir: string, ...args: string[]): Promise<T> => {
+  const r = await admin(dataDir, ...args, '--json');
+  if (r.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+};
+
+export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });

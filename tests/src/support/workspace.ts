@@ -1,0 +1,34 @@
+import { adminJson } from './service';
+import { client, Client } from './client';
+
+export interface Tenant {
+  workspaceId: string;
+  key: string;
+  keyId: string;
+  api: Client;
+}
+
+/**
+ * A workspace and a key made with the admin CLI, waited for until the running service
+ * accepts the key (the CLI writes events; the service projects them).
+ */
+export const tenant = async (baseUrl: string, dataDir: string, opts: { name?: string; keyArgs?: string[]; workspaceArgs?: string[] } = {}): Promise<Tenant> => {
+  const ws = await adminJson<{ id: string }>(dataDir, 'workspace', 'create', '--name', opts.name ?? 'Test Workspace', ...(opts.workspaceArgs ?? []));
+  return keyFor(baseUrl, dataDir, ws.id, opts.keyArgs);
+};
+
+export const keyFor = async (baseUrl: string, dataDir: string, workspaceId: string, keyArgs: string[] = []): Promise<Tenant> => {
+  const k = await adminJson<{ id: string; key: string }>(dataDir, 'key', 'create', '--workspace', workspaceId, '--name', 'test key', ...keyArgs);
+  const api = client(baseUrl, k.key);
+  await until(async () => (await api.get('/me')).status !== 401, 3000);
+  return { workspaceId, key: k.key, keyId: k.id, api };
+};
+
+export const until = async (cond: () => Promise<boolean>, ms: number): Promise<number> => {
+  const started = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - started;
+};
