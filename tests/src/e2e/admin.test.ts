@@ -1,0 +1,83 @@
+import t from 'tap';
+import { admin, adminJson, removeDir, run, tempDir } from '../support/service';
+
+const dir = tempDir();
+t.teardown(() => removeDir(dir));
+
+t.test('npm run --silent admin prints exactly one JSON object', async (t) => {
+  const r = await run('npm', ['run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 'Via npm', '--json'], { DATA_DIR: dir });
+  t.equal(r.code, 0, r.stderr);
+  const ws = JSON.parse(r.stdout);
+  t.same(Object.keys(ws).sort(), ['credits', 'id', 'name', 'plan', 'sla_tracking', 'slug']);
+  t.match(ws, { id: /^ws_/, name: 'Via npm', slug: 'via-npm', plan: 'pro', credits: 1000, sla_tracking: false });
+});
+
+t.test('workspace create, set and get', async (t) => {
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Ops', '--slug', 'ops-team', '--plan', 'enterprise', '--credits', '50', '--sla-tracking', 'on');
+  t.match(ws, { name: 'Ops', slug: 'ops-team', plan: 'enterprise', credits: 50, sla_tracking: true });
+  t.match(await adminJson(dir, 'workspace', 'set', '--id', ws.id, '--plan', 'starter', '--sla-tracking', 'off'), { plan: 'starter', credits: 50, sla_tracking: false });
+  t.match(await adminJson(dir, 'workspace', 'get', '--id', ws.id), { id: ws.id, plan: 'starter' });
+  const taken = await admin(dir, 'workspace', 'create', '--name', 'Again', '--slug', 'ops-team', '--json');
+  t.equal(taken.code, 1);
+  t.match(taken.stderr, /slug "ops-team" is taken/);
+  const derived = await adminJson<{ slug: string }>(dir, 'workspace', 'create', '--name', 'Ops Team');
+  t.match(derived.slug, /^ops-team-[0-9a-z]{8}$/, 'a derived slug that is taken gets a suffix');
+});
+
+t.test('key create: access levels, scopes, environment, expiry', async (t) => {
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Keys');
+  const full = await adminJson<{ id: string; key: string; scopes: string[] }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'full');
+  t.match(full, { id: /^key_/, key: /^sk_live_/, name: 'full', environment: 'live' });
+  t.equal(full.scopes.length, 12);
+  const ro = await adminJson<{ scopes: string[] }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'ro', '--access', 'read_only', '--environment', 'test');
+  t.match(ro, { key: /^sk_test_/, environment: 'test' });
+  t.ok(ro.scopes.every((s) => s.endsWith(':read')));
+  const custom = await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'c', '--scopes', 'tickets:read,channels:read');
+  t.match(custom, { scopes: ['tickets:read', 'channels:read'] });
+  t.match(await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'e', '--expires-at', '2030-01-01T00:00:00Z'), { expires_at: '2030-01-01T00:00:00.000Z' });
+  for (const args of [['--scopes', 'everything'], ['--access', 'root'], ['--environment', 'prod'], ['--expires-at', 'tomorrow']]) {
+    const r = await admin(dir, 'key', 'create', '--workspace', ws.id, '--name', 'bad', ...args, '--json');
+    t.equal(r.code, 1, `${args.join(' ')} is refused`);
+    t.equal(r.stdout, '');
+    t.match(r.stderr, /^error: /);
+  }
+});
+
+t.test('keys are stored hashed: the secret appears nowhere in the data', async (t) => {
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Hash');
+  const k = await adminJson<{ key: string }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'h');
+  const secret = k.key.split('_').slice(3).join('_');
+  const replay = await admin(dir, 'events', 'replay', '--workspace', ws.id);
+  t.match(replay.stdout, /api_key\.created/);
+  t.notMatch(replay.stdout, secret);
+  const { readFileSync, readdirSync } = await import('node:fs');
+  for (const f of readdirSync(dir)) t.notOk(readFileSync(`${dir}/${f}`).includes(secret), `${f} holds no secret`);
+});
+
+t.test('usage errors go to stderr with a non-zero exit', async (t) => {
+  const missing = await admin(dir, 'workspace', 'create', '--json');
+  t.equal(missing.code, 2);
+  t.equal(missing.stdout, '');
+  t.match(missing.stderr, /--name is required/);
+  t.equal((await admin(dir, 'workspace', 'set', '--id', 'ws_x', '--credits', '-5')).code, 2);
+  t.equal((await admin(dir, 'nonsense')).code, 2);
+  t.equal((await admin(dir, 'workspace', 'create', '--name', 'x', '--bogus')).code, 2);
+  const unknown = await admin(dir, 'workspace', 'get', '--id', 'ws_missing', '--json');
+  t.not(unknown.code, 0);
+  t.match(unknown.stderr, /not found/);
+});
+
+t.test('events replay streams history as JSON lines; projections rebuild reports counts', async (t) => {
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Audit');
+  const lines = (await admin(dir, 'events', 'replay', '--workspace', ws.id)).stdout.trim().split('\n').map((l) => JSON.parse(l));
+  t.match(lines[0], { type: 'workspace.created', stream: `workspace-${ws.id}`, revision: 0, position: String, metadata: { workspace_id: ws.id, actor: 'admin', occurred_at: String } });
+  const all = (await admin(dir, 'events', 'replay')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const from = all[all.length - 2].position;
+  const tail = (await admin(dir, 'events', 'replay', '--from', from)).stdout.trim().split('\n');
+  t.equal(tail.length, 1, '--from resumes after the given position');
+  const rebuilt = await adminJson<{ events: number; ms: number; projections: string[] }>(dir, 'projections', 'rebuild');
+  t.equal(rebuilt.events, all.length);
+  t.ok(rebuilt.projections.includes('customers'));
+  t.match(await adminJson(dir, 'projections', 'rebuild', '--name', 'tags'), { projections: ['tags'] });
+  t.equal((await admin(dir, 'projections', 'rebuild', '--name', 'nope')).code, 2);
+});

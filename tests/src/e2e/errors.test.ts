@@ -1,0 +1,96 @@
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { Application, loadConfig, Logger, openEngines } from '@support/application';
+import { createHttpApp, ROUTES } from '@support/api';
+import type { Collection, CollectionSpec, Doc } from '@support/readstore';
+import { client } from '../support/client';
+import { expectError } from '../support/expect';
+import { removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant } from '../support/workspace';
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+t.before(async () => {
+  svc = await startService(dir);
+  ws = await tenant(svc.baseUrl, dir);
+});
+t.teardown(async () => { await svc.stop(); removeDir(dir); });
+
+t.test('unknown routes and methods answer in the envelope', async (t) => {
+  expectError(t, await ws.api.get('/nothing-here'), 404, 'not_found');
+  expectError(t, await client(svc.baseUrl).get('/nothing-here'), 404, 'not_found');
+  expectError(t, await ws.api.delete('/customers'), 405, 'method_not_allowed');
+  const res = await fetch(`${svc.baseUrl.replace(/\/v1$/, '')}/elsewhere`);
+  t.equal(res.status, 404);
+  t.match(await res.json(), { success: false, error: { statusCode: 404, code: 'not_found' } });
+});
+
+t.test('malformed JSON, wrong content type and oversized bodies', async (t) => {
+  const bad = await ws.api.post('/tags', '{"name":');
+  expectError(t, bad, 400);
+  t.match(bad.body.error.message, /not valid JSON/);
+  expectError(t, await ws.api.post('/tags', '"just a string"'), 400);
+  expectError(t, await ws.api.post('/tags', '[1,2]'), 400);
+  expectError(t, await ws.api.post('/tags', 'name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+  const big = await ws.api.post('/tags', { name: 'x'.repeat(1_100_000) });
+  expectError(t, big, 413, 'payload_too_large');
+});
+
+t.test('schema failures name every offending field, without a code', async (t) => {
+  const r = await ws.api.post('/customers', { email: 1, phone: true, metadata: [] });
+  expectError(t, r, 400);
+  t.equal(r.body.error.code, undefined);
+  t.match(r.body.error.message, /email must be a string/);
+  t.match(r.body.error.message, /phone must be a string/);
+  t.match(r.body.error.message, /metadata must be an object/);
+  t.same(r.body.error.details.fields.map((f: { field: string }) => f.field), ['email', 'phone', 'metadata']);
+});
+
+t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
+  const r = await client(svc.baseUrl).get('/openapi.json');
+  t.equal(r.status, 200);
+  t.equal(r.body.openapi, '3.1.0');
+  for (const route of ROUTES) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    t.ok(r.body.paths[path]?.[route.method], `${route.method.toUpperCase()} ${path}`);
+  }
+  const create = r.body.paths['/customers'].post;
+  t.match(create.requestBody.content['application/json'].schema, { type: 'object', additionalProperties: false, properties: { email: { type: 'string' }, metadata: { type: 'object' } } });
+  t.match(create.responses['201'].content['application/json'].schema, { properties: { object: { const: 'customer' } } });
+  const list = r.body.paths['/customers'].get.parameters;
+  t.match(list.find((p: { name: string }) => p.name === 'limit'), { in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } });
+  t.match(r.body.paths['/tags'].post.requestBody.content['application/json'].schema, { required: ['name'], properties: { name: { minLength: 1, maxLength: 100 } } });
+});
+
+t.test('an unexpected failure is a 500 envelope with a request id, and no stack', async (t) => {
+  const sdir = tempDir();
+  const logged: string[] = [];
+  const log: Logger = { debug() {}, info() {}, warn() {}, error: (msg, f) => { logged.push(JSON.stringify({ msg, ...f })); }, child: () => log };
+  const engines = openEngines({ dataDir: sdir });
+  // The customers table "fails", as a broken disk would; everything else works.
+  const reads = engines.reads;
+  const broken = Object.create(reads);
+  broken.collection = <T extends Doc>(spec: CollectionSpec): Collection<T> => {
+    const c = reads.collection<T>(spec);
+    return spec.name === 'customers' ? { ...c, get: c.get.bind(c), find: async () => { throw new Error('SQLITE_IOERR: disk I/O error at /secret/path'); } } as Collection<T> : c;
+  };
+  const app = new Application({ config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
+  await app.start();
+  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Broken' });
+  const { key, position } = await app.keys.create({ workspaceId: null, actor: 'test', requestId: null }, { workspaceId: workspace.id, name: 'k' });
+  await app.settle(position);
+  const server = createHttpApp(app).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  t.teardown(async () => { server.close(); await app.stop(); removeDir(sdir); });
+  const api = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, key);
+  const r = await api.get('/customers');
+  expectError(t, r, 500, 'internal_error');
+  t.match(r.body.error.details.request_id, /^req_/);
+  t.equal(r.body.error.details.request_id, r.headers.get('request-id'));
+  t.notMatch(r.text, /SQLITE|secret|at .*\.js/, 'nothing internal leaks');
+  const entry = logged.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+  t.equal(entry?.request_id, r.body.error.details.request_id, 'the log names the request id');
+  t.match(entry?.error, /SQLITE_IOERR[\s\S]*at /, 'the log has the stack');
+  t.equal((await api.get('/me')).status, 200, 'the service keeps serving');
+});

@@ -1,0 +1,112 @@
+import t from 'tap';
+import { client } from '../support/client';
+import { expectError } from '../support/expect';
+import { removeDir, Service, startService, tempDir } from '../support/service';
+import { keyFor, Tenant, tenant } from '../support/workspace';
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+t.before(async () => {
+  svc = await startService(dir);
+  ws = await tenant(svc.baseUrl, dir);
+});
+t.teardown(async () => { await svc.stop(); removeDir(dir); });
+
+t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) => {
+  const p = await tenant(svc.baseUrl, dir);
+  const created: string[] = [];
+  for (let i = 0; i < 45; i++) created.push((await p.api.post('/customers', { email: `page${i}@example.com` })).body.id);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const r = await p.api.get(`/customers?limit=10${cursor ? `&starting_after=${cursor}` : ''}`);
+    t.equal(r.status, 200);
+    t.equal(r.body.object, 'list');
+    seen.push(...r.body.data.map((c: { id: string }) => c.id));
+    t.equal(r.body.next_cursor, r.body.has_more ? r.body.data[r.body.data.length - 1].id : null);
+    cursor = r.body.next_cursor;
+    pages += 1;
+  } while (cursor);
+  t.equal(pages, 5);
+  t.same(seen, [...created].reverse(), 'every customer once, newest first');
+  const dflt = await p.api.get('/customers');
+  t.equal(dflt.body.data.length, 20, 'default limit is 20');
+  t.equal(dflt.body.has_more, true);
+  t.equal((await p.api.get('/customers?limit=100')).body.data.length, 45);
+});
+
+t.test('limit must be 1 to 100', async (t) => {
+  for (const bad of ['0', '101', 'abc', '-1', '2.5']) {
+    const r = await ws.api.get(`/customers?limit=${bad}`);
+    expectError(t, r, 400);
+    t.match(r.body.error.message, /limit/);
+  }
+});
+
+t.test('Idempotency-Key replays the first 2xx response and does nothing else', async (t) => {
+  const headers = { 'Idempotency-Key': 'tag-create-1' };
+  const first = await ws.api.post('/tags', { name: 'Once' }, headers);
+  t.equal(first.status, 201);
+  t.equal(first.headers.get('idempotent-replayed'), null);
+  const replay = await ws.api.post('/tags', { name: 'Once' }, headers);
+  t.equal(replay.status, 201, 'not a 409 duplicate-name conflict: nothing ran again');
+  t.equal(replay.headers.get('idempotent-replayed'), 'true');
+  t.same(replay.body, first.body);
+  t.equal((await ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
+  const other = await ws.api.post('/tags', { name: 'Different' }, headers);
+  expectError(t, other, 400, 'validation_error');
+  t.match(other.body.error.message, /Idempotency-Key/);
+  // A failed request is not cached: the same key can be retried.
+  const failing = { 'Idempotency-Key': 'tag-create-2' };
+  expectError(t, await ws.api.post('/tags', { name: 'Once' }, failing), 409, 'conflict');
+  t.equal((await ws.api.post('/tags', { name: 'Twice' }, failing)).status, 201, 'the failure freed the key');
+});
+
+t.test('Idempotency keys are scoped per workspace', async (t) => {
+  const other = await tenant(svc.baseUrl, dir);
+  const headers = { 'Idempotency-Key': 'shared-key' };
+  const a = await ws.api.post('/customers', { email: 'idem@example.com' }, headers);
+  const b = await other.api.post('/customers', { email: 'idem@example.com' }, headers);
+  t.equal(b.headers.get('idempotent-replayed'), null);
+  t.not(a.body.id, b.body.id);
+});
+
+t.test('every response carries the RateLimit headers and a request id', async (t) => {
+  const anon = client(svc.baseUrl);
+  for (const r of [await ws.api.get('/me'), await ws.api.get('/nope'), await anon.get('/me'), await anon.get('/openapi.json'), await ws.api.post('/tags', '{bad')]) {
+    t.match(r.headers.get('ratelimit-limit'), /^\d+$/);
+    t.match(r.headers.get('ratelimit-remaining'), /^\d+$/);
+    t.match(r.headers.get('ratelimit-reset'), /^\d+$/);
+    t.match(r.headers.get('request-id'), /^req_/);
+  }
+});
+
+t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) => {
+  // Scale 0.05: 6 reads per key and 18 per workspace in each 60-second window.
+  const rdir = tempDir();
+  const limited = await startService(rdir, { RATE_LIMIT_SCALE: '0.05' });
+  t.teardown(async () => { await limited.stop(); removeDir(rdir); });
+  const a = await tenant(limited.baseUrl, rdir);
+  // Start in a fresh window so the counts below are not split across a reset.
+  const reset = Number((await a.api.get('/me')).headers.get('ratelimit-reset'));
+  if (reset < 15) await new Promise((r) => setTimeout(r, reset * 1000 + 200));
+  const first = await a.api.get('/me');
+  t.equal(first.headers.get('ratelimit-limit'), '6');
+  let last = first;
+  for (let i = 0; i < 10 && last.status !== 429; i++) last = await a.api.get('/me');
+  expectError(t, last, 429, 'rate_limited');
+  t.match(last.headers.get('retry-after'), /^\d+$/);
+  t.ok(Number(last.headers.get('retry-after')) <= 60);
+  t.equal(last.headers.get('ratelimit-remaining'), '0');
+  t.equal((await a.api.post('/tags', { name: 'writes-are-another-tier' })).status, 201, 'writes count separately');
+  // Four more keys, each used below its own limit of 6: together they pass the workspace's 18.
+  const others = [];
+  for (let i = 0; i < 4; i++) others.push(await keyFor(limited.baseUrl, rdir, a.workspaceId));
+  const replies = [];
+  for (let round = 0; round < 3; round++) for (const k of others) replies.push(await k.api.get('/me'));
+  const refused = replies.find((r) => r.status === 429);
+  t.ok(refused, 'the workspace limit refuses a key that is within its own');
+  t.equal(refused?.headers.get('ratelimit-limit'), '18', 'headers show the workspace limit that binds');
+});
