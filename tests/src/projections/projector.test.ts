@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { silentLogger } from '@support/application';
+import { NewEvent, SqliteEventStore } from '@support/eventstore';
+import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
+import { SqliteReadStore } from '@support/readstore';
+import { removeDir, tempDir } from '../support/service';
+
+const meta = (at: string) => ({ workspace_id: 'ws_1', actor: 'key_1', request_id: null, occurred_at: at });
+const ev = (type: string, data: unknown, at = '2026-01-01T00:00:00.000Z'): NewEvent => ({ id: randomUUID(), type, data, metadata: meta(at) });
+const customerCreated = (id: string, email: string) => ev('customer.created', {
+  id, workspace_id: 'ws_1', email, phone: null, name: null, external_id: null, metadata: {}, status: 'active', tags: [],
+});
+
+const setup = (t: Test) => {
+  const dir = tempDir('proj-');
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  t.teardown(async () => { await events.close(); await reads.close(); removeDir(dir); });
+  return { events, reads, dir };
+};
+
+const allDocs = async (reads: SqliteReadStore) => ({
+  customers: (await reads.collection(CUSTOMERS).find({})).items,
+  tags: (await reads.collection(TAGS).find({})).items,
+});
+
+t.test('an event applied twice changes nothing twice', async (t) => {
+  const { events, reads } = setup(t);
+  await events.append('customer-cus_1', [customerCreated('cus_1', 'a@x.io'), ev('customer.updated', { id: 'cus_1', changes: { name: 'Ann' } }, '2026-01-02T00:00:00.000Z')], 'no_stream');
+  await events.append('tag-tag_1', [ev('tag.created', { id: 'tag_1', workspace_id: 'ws_1', name: 'A', color: null, is_active: true }), ev('tag.deleted', { id: 'tag_1' })], 'no_stream');
+  const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  const log = await events.readAll({ commit: -1n, prepare: -1n }, 100);
+  await projector.applyBatch(log);
+  const once = await allDocs(reads);
+  t.equal(once.customers.length, 1);
+  t.equal(once.customers[0].name, 'Ann');
+  t.same(once.tags, [], 'the deleted tag is gone');
+  // Redelivery after a crash: the created event again must not undo the update.
+  await projector.applyBatch(log.slice(0, 1));
+  await projector.applyBatch(log);
+  t.same(await allDocs(reads), { customers: once.customers, tags: [] });
+});
+
+t.test('a rebuild from the log gives the same documents', async (t) => {
+  const { events, reads } = setup(t);
+  const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  await projector.start();
+  for (let i = 0; i < 30; i++) {
+    const r = await events.append(`customer-cus_${i}`, [customerCreated(`cus_${i}`, `c${i}@x.io`)], 'no_stream');
+    if (i % 3 === 0) await events.append(`customer-cus_${i}`, [ev('customer.updated', { id: `cus_${i}`, changes: { status: 'archived' } })], r.revision);
+  }
+  t.ok(await projector.waitFor(await events.head(), 5000));
+  await projector.stop();
+  const incremental = await allDocs(reads);
+  const result = await projector.rebuild();
+  t.equal(result.events, 40);
+  t.same(await allDocs(reads), incremental);
+});
+
+t.test('a new projector resumes from the checkpoint and catches up', async (t) => {
+  const { events, reads } = setup(t);
+  const first = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  await first.start();
+  await events.append('customer-cus_a', [customerCreated('cus_a', 'a@x.io')], 'no_stream');
+  t.ok(await first.waitFor(await events.head(), 5000));
+  await first.stop();
+  const checkpoint = await reads.getCheckpoint('projector');
+  t.equal(checkpoint, '1');
+  await events.append('customer-cus_b', [customerCreated('cus_b', 'b@x.io')], 'no_stream');
+  const second = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  await second.start();
+  t.ok(await second.waitFor(await events.head(), 5000));
+  await second.stop();
+  t.same((await allDocs(reads)).customers.map((c) => c.id), ['cus_b', 'cus_a']);
+  t.equal(await reads.getCheckpoint('projector'), '2');
+});
+
+t.test('waitFor is bounded', async (t) => {
+  const { events, reads } = setup(t);
+  const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  const started = Date.now();
+  t.equal(await projector.waitFor({ commit: 99n, prepare: 99n }, 150), false);
+  t.ok(Date.now() - started < 1000);
+});
