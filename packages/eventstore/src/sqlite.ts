@@ -29,7 +29,8 @@ export class SqliteEventStore implements EventStore {
   private readonly stmts;
   private readonly appendImmediate: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
 
-  constructor(file: string) {
+  /** `pollMs`: how often to look for appends by other processes. */
+  constructor(file: string, private readonly pollMs = POLL_MS) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a process crash; only a power cut can drop the last commits.
@@ -99,14 +100,16 @@ export class SqliteEventStore implements EventStore {
     const loop = (async () => {
       let position = after;
       while (!closed) {
-        const batch = await this.readAll(position, BATCH);
+        // Read synchronously: with no await between an empty read and arming `wake`, an
+        // append cannot slip in between and wait for the next poll.
+        const batch = this.stmts.after.all(Number(position.commit), BATCH).map(toRecorded);
         if (batch.length > 0) {
           await handler(batch);
           position = batch[batch.length - 1].position;
           continue;
         }
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
+          const timer = setTimeout(resolve, this.pollMs);
           wake = () => { clearTimeout(timer); resolve(); };
         });
         wake = null;

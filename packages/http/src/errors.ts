@@ -2,15 +2,22 @@ import { DomainFailure } from '@support/application';
 
 /** An error meant for the client: its message, status, code and details are safe to show. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-    readonly details?: Record<string, unknown>,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number;
+  readonly code?: string;
+  readonly details?: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, code?: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
+    // A client error needs no stack, and capturing one is the dearest part of a 401 or 404.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
   }
 }
 

@@ -70,7 +70,11 @@ const seed = async (base: string, key: string): Promise<string> => {
 };
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
-const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+/** Text columns (first, last) left-aligned, numbers right-aligned, each as wide as its widest cell. */
+const table = (rows: string[][]) => {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+};
 
 const main = async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'support-bench-'));
@@ -122,18 +126,17 @@ const main = async () => {
         target: { minRatio: s.minRatio, maxP99Ratio: s.checkP99 ? P99_LIMIT : null }, pass: problems.length === 0, problems });
     }
 
-    const widths = [24, 5, 9, 9, 12, 8, 8, 9, 13, 0];
-    const lines = [
-      row(['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio (min)', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'check'], widths),
-      ...results.map((r) => row([
+    const text = table([
+      ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio (min)', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
+      ...results.map((r) => [
         r.scenario, String(r.connections), fmt(r.service.rps), fmt(r.baseline.rps),
         `${fmt(r.ratio, 2)} (${r.target.minRatio})`, `${r.service.p99} ms`, `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
-        `${r.service.non2xx}/${r.service.errors}`,
+        `${r.service.non2xx}/${r.service.errors}`, `${r.baseline.non2xx}/${r.baseline.errors}`,
         r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
-      ], widths)),
-    ];
-    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+      ]),
+    ]);
+    process.stdout.write(`\n${text}\n\n`);
     process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, results })}\n`);
   } finally {
     await Promise.all([stop(service?.proc), stop(baseline?.proc)]);

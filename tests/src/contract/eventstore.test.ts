@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,29 @@ t.test('sqlite adapter: a second process sees appends of the first', async (t) =
   await sub.close();
   await service.close();
   await admin.close();
+});
+
+t.test('sqlite adapter: local appends are delivered without waiting for the poll', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // A one-minute poll: only the in-process wake-up can deliver within the 2 s allowed below.
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'), 60_000);
+  let delivered = 0;
+  const sub = store.subscribe(await store.head(), async (batch) => { delivered += batch.length; }, (err) => t.fail(String(err)));
+  const event = () => ({ id: randomUUID(), type: 'x.e', data: {}, metadata: { workspace_id: null, actor: 'system', request_id: null, occurred_at: '' } });
+  let stalled = -1;
+  // Two appends in quick succession, as a command with a reservation makes, are where a
+  // wake-up arriving between the empty read and the sleep used to be lost.
+  for (let i = 0; i < 100 && stalled < 0; i++) {
+    await store.append(`wake-${i}`, [event()], 'no_stream');
+    await store.append(`wake-${i}`, [event()], 0);
+    const deadline = Date.now() + 2000;
+    while (delivered < 2 * (i + 1) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    if (delivered < 2 * (i + 1)) stalled = i;
+  }
+  t.equal(stalled, -1, 'every append was delivered without waiting for the poll');
+  await sub.close();
+  await store.close();
 });
 
 t.test('eventstoredb adapter', { skip: process.env.EVENTSTORE_URL ? false : 'EVENTSTORE_URL is not set: EventStoreDB contract not run' }, async (t) => {

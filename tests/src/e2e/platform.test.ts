@@ -1,8 +1,8 @@
 import t from 'tap';
 import { client } from '../support/client';
 import { expectError } from '../support/expect';
-import { removeDir, Service, startService, tempDir } from '../support/service';
-import { keyFor, Tenant, tenant } from '../support/workspace';
+import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant } from '../support/workspace';
 
 let svc: Service;
 let ws: Tenant;
@@ -88,7 +88,13 @@ t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) =>
   const rdir = tempDir();
   const limited = await startService(rdir, { RATE_LIMIT_SCALE: '0.05' });
   t.teardown(async () => { await limited.stop(); removeDir(rdir); });
-  const a = await tenant(limited.baseUrl, rdir);
+  // Keys are made up front and given the documented second to appear, without polling:
+  // polls with a key not yet known would spend the address bucket.
+  const { id: workspaceId } = await adminJson<{ id: string }>(rdir, 'workspace', 'create', '--name', 'Limited');
+  const keys = [];
+  for (let i = 0; i < 5; i++) keys.push((await adminJson<{ key: string }>(rdir, 'key', 'create', '--workspace', workspaceId, '--name', `k${i}`)).key);
+  await new Promise((r) => setTimeout(r, 1500));
+  const [a, ...others] = keys.map((k) => ({ api: client(limited.baseUrl, k) }));
   // Start in a fresh window so the counts below are not split across a reset.
   const reset = Number((await a.api.get('/me')).headers.get('ratelimit-reset'));
   if (reset < 15) await new Promise((r) => setTimeout(r, reset * 1000 + 200));
@@ -102,10 +108,8 @@ t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) =>
   t.equal(last.headers.get('ratelimit-remaining'), '0');
   t.equal((await a.api.post('/tags', { name: 'writes-are-another-tier' })).status, 201, 'writes count separately');
   // Four more keys, each used below its own limit of 6: together they pass the workspace's 18.
-  const others = [];
-  for (let i = 0; i < 4; i++) others.push(await keyFor(limited.baseUrl, rdir, a.workspaceId));
   const replies = [];
-  for (let round = 0; round < 3; round++) for (const k of others) replies.push(await k.api.get('/me'));
+  for (let round = 0; round < 4; round++) for (const k of others) replies.push(await k.api.get("/me"));
   const refused = replies.find((r) => r.status === 429);
   t.ok(refused, 'the workspace limit refuses a key that is within its own');
   t.equal(refused?.headers.get('ratelimit-limit'), '18', 'headers show the workspace limit that binds');

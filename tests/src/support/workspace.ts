@@ -20,15 +20,16 @@ export const tenant = async (baseUrl: string, dataDir: string, opts: { name?: st
 export const keyFor = async (baseUrl: string, dataDir: string, workspaceId: string, keyArgs: string[] = []): Promise<Tenant> => {
   const k = await adminJson<{ id: string; key: string }>(dataDir, 'key', 'create', '--workspace', workspaceId, '--name', 'test key', ...keyArgs);
   const api = client(baseUrl, k.key);
-  await until(async () => (await api.get('/me')).status !== 401, 3000);
+  // Polls gently: unauthenticated calls count against the caller's address bucket.
+  await until(async () => ![401, 429].includes((await api.get('/me')).status), 3000, 100);
   return { workspaceId, key: k.key, keyId: k.id, api };
 };
 
-export const until = async (cond: () => Promise<boolean>, ms: number): Promise<number> => {
+export const until = async (cond: () => Promise<boolean>, ms: number, intervalMs = 20): Promise<number> => {
   const started = Date.now();
   while (!(await cond())) {
     if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   return Date.now() - started;
 };

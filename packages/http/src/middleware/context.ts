@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '@support/application';
 import { ApiError, envelope, toApiError } from '../errors';
@@ -8,7 +8,7 @@ import { ApiError, envelope, toApiError } from '../errors';
  * into the spec's envelope, and keeps stacks in the log, never in the response.
  */
 export const requestContext = (log: Logger): Middleware => async (ctx, next) => {
-  const requestId = `req_${randomBytes(12).toString('hex')}`;
+  const requestId = `req_${randomUUID().replace(/-/g, '')}`;
   ctx.state.requestId = requestId;
   ctx.set('Request-Id', requestId);
   const started = performance.now();
