@@ -10,6 +10,8 @@ export interface Config {
   rateLimitScale: number;
   /** How long a write waits for its own events to reach the read models. */
   readYourWritesTimeoutMs: number;
+  /** Take the client address from X-Forwarded-For (behind a proxy). */
+  trustProxy: boolean;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -29,4 +31,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   logLevel: env.LOG_LEVEL || 'info',
   rateLimitScale: int(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
+  trustProxy: env.TRUST_PROXY === 'true',
 });

@@ -10,7 +10,7 @@ import { ROUTES } from './routes';
 export const BODY_LIMIT = '1mb';
 
 export const createHttpApp = (app: Application): Koa => {
-  const koa = new Koa({ proxy: process.env.TRUST_PROXY === 'true' });
+  const koa = new Koa({ proxy: app.config.trustProxy });
   const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1' }));
 
   koa.use(requestContext(app.log));
