@@ -3,6 +3,7 @@ import { ALL_PROJECTIONS, CheckpointPoller, Projector, ProjectionWatch } from '@
 import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
+import { Conversations } from './commands/conversations';
 import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
 import { Reservations } from './commands/reservations';
@@ -39,6 +40,7 @@ export class Application {
   readonly keys: ApiKeys;
   readonly customers: Customers;
   readonly tags: Tags;
+  readonly conversations: Conversations;
   readonly limiter: RateLimiter;
   readonly idempotency: IdempotencyStore;
   readonly projector: Projector | null;
@@ -58,6 +60,7 @@ export class Application {
     this.customers = new Customers(deps, reservations);
     this.tags = new Tags(deps, reservations);
     this.reads = new ReadModels(this.engines.reads);
+    this.conversations = new Conversations(deps, this.customers, async () => null);
     this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);
     this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
     this.authenticate = authenticator(this.reads, this.clock);

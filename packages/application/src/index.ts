@@ -11,6 +11,7 @@ export * from './commands/workspaces';
 export * from './commands/keys';
 export * from './commands/customers';
 export * from './commands/tags';
+export * from './commands/conversations';
 export * from './queries/read-models';
 export * from './ratelimit/counters';
 export * from './ratelimit/limiter';

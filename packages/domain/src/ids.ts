@@ -4,6 +4,8 @@ export const ID_PREFIX = {
   apiKey: 'key_',
   customer: 'cus_',
   tag: 'tag_',
+  conversation: 'conv_',
+  message: 'msg_',
 } as const;
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;

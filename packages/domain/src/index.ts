@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { ApiKeyEvent } from './apikey/events';
+import { ConversationEvent } from './conversation/events';
 import { CustomerEvent } from './customer/events';
 import { ReservationEvent } from './reservation/events';
 import { TagEvent } from './tag/events';
@@ -20,7 +21,9 @@ export * from './tag/events';
 export * from './tag/decider';
 export * from './reservation/events';
 export * from './reservation/decider';
+export * from './conversation/events';
+export * from './conversation/decider';
 
 /** Every event the domain records: the schema an auditor replays against. */
-export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types]);
+export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types, ...ConversationEvent.types]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

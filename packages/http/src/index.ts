@@ -11,3 +11,5 @@ export * from './resources/common';
 export * from './resources/meta';
 export * from './resources/customer';
 export * from './resources/tag';
+export * from './resources/conversation';
+export * from './resources/message';

@@ -4,8 +4,11 @@ export const CUSTOMERS = { name: 'customers', indexes: [['workspace_id'], ['work
 
 export const customersProjection: Projection = {
   collection: CUSTOMERS,
-  handles: ['customer.created', 'customer.updated'],
-  targets: (e) => [aggregateId(e)],
+  handles: ['customer.created', 'customer.updated', 'conversation.created', 'message.created'],
+  targets: (e) => {
+    if (e.type === 'conversation.created' || e.type === 'message.created') return e.data.customer_id ? [e.data.customer_id] : [];
+    return [aggregateId(e)];
+  },
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
@@ -20,6 +23,11 @@ export const customersProjection: Projection = {
           updated_at: at,
         };
       case 'customer.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      // Contact times follow the customer's conversations and the messages they send.
+      case 'conversation.created':
+        return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1, first_contact_at: doc.first_contact_at ?? at, last_contact_at: at };
+      case 'message.created':
+        return doc && (e.data.sender_type === 'customer' ? { ...doc, last_contact_at: at } : doc);
       default: return doc;
     }
   },

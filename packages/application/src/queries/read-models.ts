@@ -1,4 +1,4 @@
-import { API_KEYS, CUSTOMERS, TAGS, WORKSPACES } from '@support/projections';
+import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WORKSPACES } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 
 /**
@@ -24,17 +24,23 @@ export interface ApiKeyDoc extends Doc {
 }
 export type CustomerDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type TagDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type ConversationDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type MessageDoc = Doc & { workspace_id: string; conversation_id: string; [field: string]: unknown };
 
 export class ReadModels {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
   readonly tags: Scoped<TagDoc>;
+  readonly conversations: Scoped<ConversationDoc>;
+  readonly messages: Scoped<MessageDoc>;
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tags = new Scoped(reads.collection<TagDoc>(TAGS));
+    this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
+    this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
   }
 }

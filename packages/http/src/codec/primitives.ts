@@ -112,3 +112,12 @@ export const queryInt = (opts: { min: number; max: number }) => {
 export const queryBool = () =>
   new Rule<boolean, string>('boolean', { type: 'boolean' }, (u): u is boolean => typeof u === 'boolean',
     (u) => (u === 'true' ? { value: true } : u === 'false' ? { value: false } : 'must be true or false'), String);
+
+const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** A resource id in a path: a malformed one is a 400 naming the expected form, not a 404. */
+export const resourceId = (prefix: string, what: string) => {
+  const pattern = new RegExp(`^${prefix}${ULID_TEXT}$`);
+  return new Rule<string>('string', { type: 'string', pattern: pattern.source, description: `${what} id` }, (u): u is string => typeof u === 'string' && pattern.test(u),
+    (u) => (typeof u === 'string' && pattern.test(u) ? { value: u } : `must be a ${what} id (${prefix}…)`), id);
+};

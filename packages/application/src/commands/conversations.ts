@@ -1,0 +1,60 @@
+import { ConversationChannel, ConversationCommand, conversationDecider, ConversationEvent, ConversationState, customerDecider, CustomerEvent, ID_PREFIX } from '@support/domain';
+import { CustomerInput, Customers, customerStream } from './customers';
+import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+
+const conversation: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = { decider: conversationDecider, codec: ConversationEvent };
+export const conversationStream = (id: string) => `conversation-${id}`;
+
+type Update = Extract<ConversationCommand, { type: 'update' }>['changes'];
+export interface MessageInput { content: string; attachments?: unknown[]; channel_metadata?: Record<string, unknown>; client_message_id?: string }
+
+/** Finds the workspace's connected channel of a kind, so its conversation count follows. */
+export type ChannelResolver = (workspaceId: string, channel: ConversationChannel) => Promise<string | null>;
+
+export class Conversations {
+  constructor(private readonly deps: Deps, private readonly customers: Customers, private readonly channelOf: ChannelResolver) {}
+
+  /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
+  async create(ctx: CommandContext & { workspaceId: string }, input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+    let customer: { id: string; name: string | null; email: string | null } | null = null;
+    if (input.customer) {
+      const { id } = await this.customers.createOrMatch(ctx, input.customer);
+      const { state } = await load(this.deps, { decider: customerDecider, codec: CustomerEvent }, customerStream(id));
+      customer = state.exists ? { id, name: state.name, email: state.email } : { id, name: null, email: null };
+    }
+    const channel = input.channel ?? 'api';
+    const id = this.deps.ids.next(ID_PREFIX.conversation);
+    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+      type: 'create', id, workspace_id: ctx.workspaceId, channel,
+      channel_id: await this.channelOf(ctx.workspaceId, channel),
+      customer_id: customer?.id ?? null, customer_name: customer?.name ?? null, customer_email: customer?.email ?? null,
+      external_id: null, metadata: input.metadata ?? {},
+    });
+    return { id, position: outcome.position };
+  }
+
+  async update(ctx: CommandContext & { workspaceId: string }, id: string, changes: Update) {
+    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+      type: 'update', workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), changes,
+    });
+    return { id, position: outcome.position };
+  }
+
+  /**
+   * Posts an agent message. A `client_message_id` seen before in this conversation returns
+   * the first message's id and writes nothing.
+   */
+  async postMessage(ctx: CommandContext & { workspaceId: string }, conversationId: string, input: MessageInput) {
+    const id = this.deps.ids.next(ID_PREFIX.message);
+    const outcome = await execute(this.deps, ctx, conversation, conversationStream(conversationId), {
+      type: 'post_message', workspace_id: ctx.workspaceId, id, sender_type: 'agent', sender_id: ctx.actor, visibility: 'public',
+      content: input.content, attachments: input.attachments ?? [], channel_metadata: input.channel_metadata ?? {},
+      client_message_id: input.client_message_id ?? null,
+    });
+    if (outcome.events.length === 0 && outcome.state.exists && input.client_message_id) {
+      return { id: outcome.state.clientMessageIds[input.client_message_id], created: false, position: null };
+    }
+    return { id, created: true, position: outcome.position };
+  }
+}
+

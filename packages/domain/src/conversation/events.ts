@@ -1,0 +1,60 @@
+import * as t from 'io-ts';
+import { eventCodec, nullable } from '../decider';
+
+export const CHANNELS = ['api', 'widget', 'whatsapp', 'facebook', 'instagram', 'telegram'] as const;
+export const ConversationChannel = t.keyof({ api: null, widget: null, whatsapp: null, facebook: null, instagram: null, telegram: null });
+export type ConversationChannel = t.TypeOf<typeof ConversationChannel>;
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const Priority = t.keyof({ low: null, normal: null, high: null, urgent: null });
+export const ConversationStatus = t.keyof({ open: null, closed: null });
+
+export const ConversationCreated = eventCodec('conversation.created', t.type({
+  id: t.string,
+  workspace_id: t.string,
+  channel: ConversationChannel,
+  channel_id: nullable(t.string),
+  customer_id: nullable(t.string),
+  customer_name: nullable(t.string),
+  customer_email: nullable(t.string),
+  external_id: nullable(t.string),
+  metadata: t.UnknownRecord,
+  status: ConversationStatus,
+  priority: Priority,
+  assignee: nullable(t.string),
+  tags: t.array(t.string),
+}));
+
+export const ConversationChanges = t.partial({
+  status: ConversationStatus,
+  priority: Priority,
+  tags: t.array(t.string),
+  assignee: nullable(t.string),
+  resolved_at: nullable(t.string),
+});
+export type ConversationChanges = t.TypeOf<typeof ConversationChanges>;
+
+export const ConversationUpdated = eventCodec('conversation.updated', t.type({ id: t.string, changes: ConversationChanges }));
+export const ConversationClosed = eventCodec('conversation.closed', t.type({ id: t.string, resolved_at: t.string }));
+
+/** A message belongs to its conversation's stream: order and client-id dedup are per conversation. */
+export const MessageCreated = eventCodec('message.created', t.type({
+  id: t.string,
+  conversation_id: t.string,
+  workspace_id: t.string,
+  customer_id: nullable(t.string),
+  ticket_id: nullable(t.string),
+  sender_type: t.keyof({ customer: null, agent: null, ai: null, system: null }),
+  sender_id: nullable(t.string),
+  content: t.string,
+  visibility: t.keyof({ public: null, internal: null }),
+  channel: ConversationChannel,
+  external_id: nullable(t.string),
+  attachments: t.array(t.unknown),
+  channel_metadata: t.UnknownRecord,
+  client_message_id: nullable(t.string),
+  is_read: t.boolean,
+}));
+export type MessageData = t.TypeOf<typeof MessageCreated>['data'];
+
+export const ConversationEvent = t.union([ConversationCreated, ConversationUpdated, ConversationClosed, MessageCreated]);
+export type ConversationEvent = t.TypeOf<typeof ConversationEvent>;

@@ -1,0 +1,42 @@
+import * as t from 'io-ts';
+import { CHANNELS } from '@support/domain';
+import type { MessageDoc } from '@support/application';
+import { anything, arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
+import { struct } from '../codec/struct';
+import { timestamp } from './common';
+
+/** Spec 2.3, plus the caller's `client_message_id`. Also the `data` of `message.created` events. */
+export const MessageResource = struct({
+  object: literal('message'),
+  id: str(),
+  conversation_id: str(),
+  ticket_id: nullable(str()),
+  sender_type: oneOf(['customer', 'agent', 'ai', 'system'] as const),
+  sender_id: nullable(str()),
+  content: str(),
+  visibility: oneOf(['public', 'internal'] as const),
+  channel: oneOf(CHANNELS),
+  external_id: nullable(str()),
+  attachments: arrayOf(anything()),
+  is_read: bool(),
+  client_message_id: nullable(str()),
+  created_at: timestamp(),
+}, {}, { title: 'message' });
+export type MessageResource = t.TypeOf<typeof MessageResource>;
+
+export const toMessage = (d: MessageDoc): MessageResource => ({
+  object: 'message',
+  id: d.id,
+  conversation_id: d.conversation_id,
+  ticket_id: (d.ticket_id ?? null) as string | null,
+  sender_type: d.sender_type as MessageResource['sender_type'],
+  sender_id: (d.sender_id ?? null) as string | null,
+  content: d.content as string,
+  visibility: d.visibility as MessageResource['visibility'],
+  channel: d.channel as MessageResource['channel'],
+  external_id: (d.external_id ?? null) as string | null,
+  attachments: (d.attachments ?? []) as unknown[],
+  is_read: !!d.is_read,
+  client_message_id: (d.client_message_id ?? null) as string | null,
+  created_at: d.created_at as string,
+});

@@ -1,0 +1,35 @@
+import { arrayOf, DEFAULT_LIMIT, freeObject, listBody, listOf, MessageResource, notFound, pageParams, route, str, struct, toMessage } from '@support/http';
+import { conversationParams } from './conversations';
+import { commandContext, readBack } from './helpers';
+
+export const messageRoutes = [
+  route({
+    method: 'get', path: '/conversations/:id/messages', tag: 'conversations', summary: "A conversation's messages, newest first", scope: 'conversations:read',
+    params: conversationParams,
+    query: struct({}, pageParams),
+    response: { status: 200, codec: listOf(MessageResource, 'message'), description: 'A page of messages' },
+    handler: async ({ app, principal, params, query }) => {
+      if (!(await app.reads.conversations.get(principal.workspaceId, params.id))) throw notFound('conversation', params.id);
+      const page = await app.reads.messages.find(principal.workspaceId, {
+        where: { conversation_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT,
+      });
+      return { body: listBody(page.items.map(toMessage), page.hasMore) };
+    },
+  }),
+  route({
+    method: 'post', path: '/conversations/:id/messages', tag: 'conversations', scope: 'messages:write',
+    summary: 'Post an agent message (emits message.created); a repeated client_message_id returns the first message',
+    params: conversationParams,
+    body: struct({ content: str({ min: 1, max: 20_000 }) }, {
+      attachments: arrayOf(freeObject('An attachment: free keys, e.g. url, filename, content_type'), { max: 20 }),
+      channel_metadata: freeObject('Channel-specific data, stored with the message'),
+      client_message_id: str({ min: 1, max: 128, description: "The caller's own id for dedup" }),
+    }),
+    response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
+    handler: async ({ app, principal, params, body, requestId }) => {
+      const { id, position } = await app.conversations.postMessage(commandContext(principal, requestId), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.messages.get(principal.workspaceId, id), 'message');
+      return { body: toMessage(doc) };
+    },
+  }),
+];
