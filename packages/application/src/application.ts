@@ -4,8 +4,11 @@ import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
 import { Conversations } from './commands/conversations';
+import { WebhookEndpoints } from './commands/webhook-endpoints';
+import { WebhookRecords } from './webhooks/records';
 import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
+import { Imports } from './commands/imports';
 import { Reservations } from './commands/reservations';
 import { Tags } from './commands/tags';
 import { Workspaces } from './commands/workspaces';
@@ -40,7 +43,10 @@ export class Application {
   readonly keys: ApiKeys;
   readonly customers: Customers;
   readonly tags: Tags;
+  readonly imports: Imports;
   readonly conversations: Conversations;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly webhookRecords: WebhookRecords;
   readonly limiter: RateLimiter;
   readonly idempotency: IdempotencyStore;
   readonly projector: Projector | null;
@@ -59,13 +65,21 @@ export class Application {
     this.keys = new ApiKeys(deps, this.workspaces);
     this.customers = new Customers(deps, reservations);
     this.tags = new Tags(deps, reservations);
+    this.imports = new Imports(deps, this.workspaces);
     this.reads = new ReadModels(this.engines.reads);
     this.conversations = new Conversations(deps, this.customers, async () => null);
+    this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
+    this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);
     this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' })) : null;
     this.watch = this.projector ?? new CheckpointPoller(this.engines.reads);
+  }
+
+  /** The SSRF guard's settings, for registration and for every delivery. */
+  get webhookGuard() {
+    return { allowPrivateNetworks: this.config.webhooks.allowPrivateNetworks, allowedCidrs: this.config.webhooks.allowedCidrs };
   }
 
   async start(): Promise<void> {

@@ -12,6 +12,16 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
+  webhooks: {
+    /** Dev/test only: let webhook URLs resolve to loopback and private addresses. */
+    allowPrivateNetworks: boolean;
+    /** CIDRs a webhook URL may resolve to despite the guard. */
+    allowedCidrs: string[];
+    retryBaseMs: number;
+    retryMaxMs: number;
+  };
+  /** Mail for workspace notices; unset: .eml files under $DATA_DIR/outbox. */
+  smtpUrl?: string;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -32,4 +42,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   rateLimitScale: int(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
   trustProxy: env.TRUST_PROXY === 'true',
+  webhooks: {
+    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+    allowedCidrs: (env.WEBHOOK_ALLOWED_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    retryBaseMs: int(env.WEBHOOK_RETRY_BASE_MS, 60_000, 'WEBHOOK_RETRY_BASE_MS'),
+    retryMaxMs: int(env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 'WEBHOOK_RETRY_MAX_MS'),
+  },
+  smtpUrl: env.SMTP_URL || undefined,
 });

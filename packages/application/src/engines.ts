@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bus, MemoryBus } from '@support/bus';
+import { Bus, LazyBus, MemoryBus, NatsBus } from '@support/bus';
 import { EsdbEventStore, EventStore, SqliteEventStore } from '@support/eventstore';
 import { MongoReadStore, ReadStore, SqliteReadStore } from '@support/readstore';
 import { Config } from './config';
@@ -17,16 +17,17 @@ export interface Engines {
 /** The only place that knows which engines run: everything else sees the ports. */
 export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>): Engines => {
   if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
-  if (config.natsUrl) throw new Error('NATS_URL is set, but the NATS bus adapter is not available in this version; unset it to use the in-process bus');
   const events = config.eventstoreUrl ? new EsdbEventStore(config.eventstoreUrl) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
   const reads = config.mongodbUrl ? new MongoReadStore(config.mongodbUrl) : new SqliteReadStore(join(config.dataDir, 'readstore.sqlite'));
-  const bus = new MemoryBus();
+  const natsUrl = config.natsUrl;
+  // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
+  const bus: Bus = natsUrl ? new LazyBus(() => NatsBus.connect(natsUrl)) : new MemoryBus();
   return {
     events, reads, bus,
     describe: {
       events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite',
       reads: config.mongodbUrl ? 'mongodb' : 'sqlite',
-      bus: 'memory',
+      bus: natsUrl ? 'nats' : 'memory',
     },
     async close() {
       await bus.close();

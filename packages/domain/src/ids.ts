@@ -4,8 +4,15 @@ export const ID_PREFIX = {
   apiKey: 'key_',
   customer: 'cus_',
   tag: 'tag_',
+  ticket: 'tkt_',
+  article: 'kb_',
+  cannedResponse: 'cr_',
+  channel: 'ch_',
   conversation: 'conv_',
   message: 'msg_',
+  webhookEndpoint: 'we_',
+  event: 'evt_',
+  delivery: 'whd_',
 } as const;
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -4,7 +4,13 @@ import { ConversationEvent } from './conversation/events';
 import { CustomerEvent } from './customer/events';
 import { ReservationEvent } from './reservation/events';
 import { TagEvent } from './tag/events';
+import { WebhookEndpointEvent } from './webhook/events';
 import { WorkspaceEvent } from './workspace/events';
+import { ArticleEvent } from './article/events';
+import { CannedResponseEvent } from './canned_response/events';
+import { ChannelEvent } from './channel/events';
+import { TicketEvent } from './ticket/events';
+import { TicketNumberEvent } from './ticket_number/events';
 
 export * from './decider';
 export * from './scopes';
@@ -21,9 +27,29 @@ export * from './tag/events';
 export * from './tag/decider';
 export * from './reservation/events';
 export * from './reservation/decider';
+export * as input from './input';
+export * from './imported';
+export * from './ticket/events';
+export * from './ticket/input';
+export * from './ticket/decider';
+export * from './ticket_number/events';
+export * from './ticket_number/decider';
+export * from './article/events';
+export * from './article/input';
+export * from './article/decider';
+export * from './canned_response/events';
+export * from './canned_response/input';
+export * from './canned_response/decider';
+export * from './channel/events';
+export * from './channel/input';
+export * from './channel/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
+export * from './webhook/types';
+export * from './webhook/events';
+export * from './webhook/decider';
 
 /** Every event the domain records: the schema an auditor replays against. */
-export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types, ...ConversationEvent.types]);
+export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types, ...ConversationEvent.types, ...WebhookEndpointEvent.types,
+  ...TicketEvent.types, TicketNumberEvent, ...ArticleEvent.types, ...CannedResponseEvent.types, ...ChannelEvent.types]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

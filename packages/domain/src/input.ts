@@ -62,7 +62,7 @@ export const orNull = <A>(inner: t.Type<A, A, unknown>) =>
   new Check<A | null>(`${inner.name} | null`, (u) => {
     if (u === null) return { value: null };
     const r = inner.decode(u);
-    return E.isRight(r) ? { value: r.right } : `${r.left[0]?.message ?? `must be ${inner.name}`}, or null`;
+    return E.isRight(r) ? { value: r.right } : `${r.left[0]?.message ?? `must be ${inner.name}`} (or null)`;
   });
 
 type Props = Record<string, t.Mixed>;

@@ -1,9 +1,14 @@
 import { apiKeysProjection } from './apikeys';
+import { articlesProjection } from './articles';
+import { cannedResponsesProjection } from './canned-responses';
+import { channelsProjection } from './channels';
+import { ticketsProjection } from './tickets';
 import { conversationsProjection } from './conversations';
 import { customersProjection } from './customers';
 import { messagesProjection } from './messages';
 import { Projection } from './projection';
 import { tagsProjection } from './tags';
+import { webhookEndpointsProjection } from './webhook-endpoints';
 import { workspacesProjection } from './workspaces';
 
 export * from './projection';
@@ -12,7 +17,15 @@ export { WORKSPACES } from './workspaces';
 export { API_KEYS } from './apikeys';
 export { CUSTOMERS } from './customers';
 export { TAGS } from './tags';
+export { conversationsProjection } from './conversations';
+export { customersProjection } from './customers';
+export { messagesProjection } from './messages';
+export { TICKETS } from './tickets';
+export { ARTICLES } from './articles';
+export { CANNED_RESPONSES } from './canned-responses';
+export { CHANNELS } from './channels';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
+export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 
-export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection, conversationsProjection, messagesProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection, ticketsProjection, articlesProjection, cannedResponsesProjection, channelsProjection, conversationsProjection, messagesProjection, webhookEndpointsProjection];

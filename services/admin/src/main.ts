@@ -1,20 +1,22 @@
 import { Application, DomainFailure, jsonLogger, loadConfig } from '@support/application';
 import { output, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
+import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
 import { projectionsCommand } from './commands/projections';
 import { workspaceCommand } from './commands/workspace';
 
 const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
-  workspace create --name NAME [--slug SLUG] [--plan PLAN] [--credits N] [--sla-tracking on|off]
-  workspace set --id ID [--plan PLAN] [--credits N] [--sla-tracking on|off]
+  workspace create --name NAME [--slug SLUG] [--plan PLAN] [--credits N] [--sla-tracking on|off] [--email EMAIL]
+  workspace set --id ID [--plan PLAN] [--credits N] [--sla-tracking on|off] [--email EMAIL]
   workspace get --id ID
   key create --workspace ID --name NAME [--environment live|test] [--access full|read_only|chat_only] [--scopes a,b] [--expires-at ISO]
   key revoke --id KEY_ID
+  import --workspace ID --file PATH
   events replay [--workspace ID] [--from POSITION]
   projections rebuild [--name NAME]`;
 
-const COMMANDS = { workspace: workspaceCommand, key: keyCommand, events: eventsCommand, projections: projectionsCommand };
+const COMMANDS = { workspace: workspaceCommand, key: keyCommand, events: eventsCommand, projections: projectionsCommand, import: importCommand };
 
 const main = async (argv: string[]): Promise<number> => {
   const [group, ...rest] = argv;

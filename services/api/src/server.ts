@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Application } from '@support/application';
 import { createHttpApp } from './http-app';
 
+/** A background part of the process (dispatcher, monitors): started after the app, stopped before it. */
+export interface Worker {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface RunningServer {
   server: Server;
   baseUrl: string;
@@ -12,8 +18,9 @@ export interface RunningServer {
 
 const DRAIN_MS = 10_000;
 
-export const listen = async (app: Application): Promise<RunningServer> => {
+export const listen = async (app: Application, workers: readonly Worker[] = []): Promise<RunningServer> => {
   await app.start();
+  for (const w of workers) await w.start();
   const server = createHttpApp(app).listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   const { port } = server.address() as AddressInfo;
@@ -29,14 +36,15 @@ export const listen = async (app: Application): Promise<RunningServer> => {
       const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
       await closed;
       clearTimeout(force);
+      for (const w of [...workers].reverse()) await w.stop();
       await app.stop();
     })()),
   };
 };
 
 /** Runs until SIGTERM or SIGINT, then drains and exits 0 (operator interface). */
-export const runUntilSignal = async (app: Application, describe: string): Promise<void> => {
-  const running = await listen(app);
+export const runUntilSignal = async (app: Application, describe: string, workers: readonly Worker[] = []): Promise<void> => {
+  const running = await listen(app, workers);
   app.log.info(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: describe });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });

@@ -1,10 +1,17 @@
 import { Application, jsonLogger, loadConfig } from '@support/application';
 import { runUntilSignal } from '@support/api';
+import { Dispatcher } from '@support/dispatcher';
 
-/** `npm start`: API and projector in one process on the embedded engines (or those configured). */
+/**
+ * `npm start`: API, projector and webhook dispatcher in one process, on the embedded engines
+ * (or those configured). The dispatcher reads the log directly: the in-process stand-in for
+ * relay + bus, durable because its checkpoint follows what it has recorded.
+ */
 const config = loadConfig();
 const log = jsonLogger(config.logLevel, { service: 'standalone' });
-runUntilSignal(new Application({ config, log, projector: true }), 'standalone').catch((err) => {
+const app = new Application({ config, log, projector: true });
+const dispatcher = new Dispatcher(app, log.child({ component: 'dispatcher' }), { source: 'log', notify: true });
+runUntilSignal(app, 'standalone', [dispatcher]).catch((err) => {
   log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
   process.exit(1);
 });

@@ -1,7 +1,299 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { AddressInfo, connect as tcpConnect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'nats';
 import t from 'tap';
-import { MemoryBus } from '@support/bus';
+import { MemoryBus, NatsBus, NatsBusOptions } from '@support/bus';
 import { busContract } from '@support/bus/dist/contract';
 
 t.test('in-process adapter', async (t) => {
   busContract(t, async () => new MemoryBus());
+});
+
+// ---- NATS JetStream: NATS_URL, or a nats-server started here, or skipped ----
+
+const natsServerInstalled = (): boolean => {
+  const r = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
+  return !r.error && r.status === 0;
+};
+const natsSkip = process.env.NATS_URL || natsServerInstalled() ? false : 'nats-server not installed and NATS_URL not set: NATS contract not run';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const waitFor = async (cond: () => boolean, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await sleep(10);
+  }
+};
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const srv = createServer();
+  srv.on('error', reject);
+  srv.listen(0, '127.0.0.1', () => {
+    const { port } = srv.address() as AddressInfo;
+    srv.close(() => resolve(port));
+  });
+});
+
+const acceptsConnections = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = tcpConnect({ host: '127.0.0.1', port });
+  socket.once('connect', () => { socket.destroy(); resolve(true); });
+  socket.once('error', () => { socket.destroy(); resolve(false); });
+});
+
+/** A nats-server of our own: JetStream on, file store in a temporary directory. */
+class LocalNatsServer {
+  private process: ChildProcess | undefined;
+  private log = '';
+
+  private constructor(readonly port: number, readonly storeDir: string) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<LocalNatsServer> {
+    const server = new LocalNatsServer(await freePort(), mkdtempSync(join(tmpdir(), 'nats-')));
+    await server.run();
+    return server;
+  }
+
+  private async run(): Promise<void> {
+    this.log = '';
+    const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr!.on('data', (b: Buffer) => { this.log = (this.log + b.toString()).slice(-4000); });
+    this.process = child;
+    const until = Date.now() + 10_000;
+    while (!(await acceptsConnections(this.port))) {
+      if (child.exitCode !== null || Date.now() > until) throw new Error(`nats-server did not start:\n${this.log}`);
+      await sleep(50);
+    }
+    // Accepting connections comes before JetStream has recovered its store: wait for its API too.
+    for (;;) {
+      const nc = await connect({ servers: this.url });
+      try {
+        await (await nc.jetstreamManager()).getAccountInfo();
+        return;
+      } catch (e) {
+        if (Date.now() > until) throw new Error(`nats-server JetStream not ready: ${String(e)}\n${this.log}`);
+      } finally {
+        await nc.close();
+      }
+      await sleep(50);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const killed = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killed);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.run();
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(this.storeDir, { recursive: true, force: true });
+  }
+}
+
+t.test('nats adapter', { skip: natsSkip }, async (t) => {
+  let server: LocalNatsServer | undefined;
+  let url = process.env.NATS_URL;
+  if (!url) {
+    server = await LocalNatsServer.start();
+    url = server.url;
+    t.teardown(() => server!.destroy());
+  }
+  const natsUrl = url;
+  t.comment(`NATS at ${natsUrl}${server ? ' (nats-server started by this test)' : ' (NATS_URL)'}`);
+
+  // Each run gets its own stream and subject namespace, so a shared server (NATS_URL) stays
+  // clean and runs cannot see each other's messages; the streams are deleted at the end.
+  const streams = new Set<string>();
+  const options = (): NatsBusOptions & { stream: string } => {
+    const id = randomBytes(4).toString('hex');
+    return { stream: `CT_${id}`, subjectPrefix: `ct${id}`, subjects: ['>'] };
+  };
+  const open = async (o: NatsBusOptions & { stream: string }): Promise<NatsBus> => {
+    streams.add(o.stream);
+    return NatsBus.connect(natsUrl, o);
+  };
+  t.teardown(async () => {
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await nc.jetstreamManager();
+    for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
+    await nc.close();
+  });
+
+  t.test('contract', async (t) => {
+    busContract(t, () => open(options()));
+  });
+
+  t.test('stream configuration', async (t) => {
+    const o = { ...options(), subjects: ['support.>'] };
+    const bus = await open(o);
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.streams.info(o.stream);
+    t.same(info.config.subjects, [`${o.subjectPrefix}.support.>`]);
+    t.equal(info.config.storage, 'file', 'file storage: messages survive a restart');
+    t.equal(info.config.duplicate_window, 120_000 * 1e6, 'two-minute duplicate window');
+    await t.rejects(bus.publish('other.thing', 'm', {}), /outside the subjects of stream/, 'a subject the stream does not carry is an error, not a silent loss');
+    await t.rejects(bus.consume({ durable: 'other', subject: 'other.>' }, async () => undefined), /outside the subjects of stream/);
+    // Connecting with other subjects adds them to the existing stream, keeping the old ones.
+    const again = await NatsBus.connect(natsUrl, { ...o, subjects: ['admin.>'] });
+    t.same([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    t.same((await jsm.streams.info(o.stream)).config.subjects.sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    await again.publish('admin.x', 'a1', {});
+    await nc.close();
+    await again.close();
+    await bus.close();
+  });
+
+  t.test('a durable resumes on a new connection after its subscriber closed', async (t) => {
+    const o = options();
+    const durable = 'resume';
+    const got: [string, unknown, number][] = [];
+    const handler = async (m: { id: string; data: unknown; deliveryCount: number; ack(): Promise<void> }) => {
+      got.push([m.id, m.data, m.deliveryCount]);
+      await m.ack();
+    };
+
+    const subscriber = await open(o);
+    await subscriber.consume({ durable, subject: 'support.>' }, handler);
+    const publisher = await open(o);
+    await publisher.publish('support.ticket.created', 'one', { n: 1 });
+    await waitFor(() => got.length === 1);
+    await subscriber.close(); // closes the subscription and drains the connection
+
+    await publisher.publish('support.ticket.created', 'two', { n: 2 });
+    await publisher.publish('support.ticket.updated', 'three', { n: 3 });
+    await sleep(200);
+    t.equal(got.length, 1, 'nothing delivered while no subscriber is attached');
+
+    const resumed = await open(o);
+    await resumed.consume({ durable, subject: 'support.>' }, handler);
+    await waitFor(() => got.length === 3);
+    await sleep(200);
+    t.same(got, [['one', { n: 1 }, 1], ['two', { n: 2 }, 1], ['three', { n: 3 }, 1]], 'each message once, in order');
+    await resumed.close();
+    await publisher.close();
+  });
+
+  t.test('the same id published twice within the window is delivered once', async (t) => {
+    const o = options();
+    const consumerBus = await open(o);
+    const got: string[] = [];
+    await consumerBus.consume({ durable: 'dedup', subject: 'support.>' }, async (m) => { got.push(`${m.id}:${JSON.stringify(m.data)}`); await m.ack(); });
+    // From two connections, as two processes retrying the same publish would.
+    const a = await open(o);
+    const b = await open(o);
+    await a.publish('support.event', 'same-id', { v: 1 });
+    await b.publish('support.event', 'same-id', { v: 2 });
+    await a.publish('support.event', 'same-id', { v: 3 });
+    await b.publish('support.event', 'other-id', { v: 4 });
+    await waitFor(() => got.length >= 2);
+    await sleep(300);
+    t.same(got, ['same-id:{"v":1}', 'other-id:{"v":4}']);
+    await Promise.all([a.close(), b.close(), consumerBus.close()]);
+  });
+
+  t.test('a durable reused with another ack wait or filter is updated', async (t) => {
+    const o = options();
+    const bus = await open(o);
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await nc.jetstreamManager();
+    const first = await bus.consume({ durable: 'reused', subject: 'support.a.>', ackWaitMs: 1000 }, async (m) => { await m.ack(); });
+    let info = await jsm.consumers.info(o.stream, 'reused');
+    t.equal(info.config.ack_wait, 1000 * 1e6);
+    t.equal(info.config.filter_subject, `${o.subjectPrefix}.support.a.>`);
+    t.equal(info.config.max_deliver, -1);
+    t.equal(info.config.ack_policy, 'explicit');
+    await first.close();
+    const got: string[] = [];
+    const second = await bus.consume({ durable: 'reused', subject: 'support.>', ackWaitMs: 2000 }, async (m) => { got.push(m.subject); await m.ack(); });
+    info = await jsm.consumers.info(o.stream, 'reused');
+    t.equal(info.config.ack_wait, 2000 * 1e6);
+    t.equal(info.config.filter_subject, `${o.subjectPrefix}.support.>`);
+    await bus.publish('support.b.1', 'b1', {});
+    await waitFor(() => got.length === 1);
+    t.same(got, ['support.b.1'], 'the subject handed to the handler has no prefix');
+    await second.close();
+    await nc.close();
+    await bus.close();
+  });
+
+  t.test('a slow handler: close() waits for the message in flight', async (t) => {
+    const o = options();
+    const bus = await open(o);
+    let finished = false;
+    let started = false;
+    const sub = await bus.consume({ durable: 'slow', subject: 'support.>' }, async (m) => {
+      started = true;
+      await sleep(300);
+      await m.ack();
+      finished = true;
+    });
+    await bus.publish('support.e', 'x', null);
+    await waitFor(() => started);
+    await sub.close();
+    t.ok(finished, 'the handler ran to completion before close() returned');
+    await bus.close();
+  });
+
+  t.test('messages survive a nats-server restart', { skip: server ? false : 'NATS_URL is an external server: not restarted' }, async (t) => {
+    const o = options();
+    const durable = 'restart';
+    const got: string[] = [];
+    const first = await open(o);
+    const sub = await first.consume({ durable, subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    await sub.close();
+    await first.publish('support.e', 'kept', {});
+    await first.close();
+
+    await server!.restart();
+
+    const second = await open(o);
+    await second.consume({ durable, subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    await waitFor(() => got.length === 1, 10_000);
+    t.same(got, ['kept']);
+    await second.close();
+  });
+
+  t.test('a bus whose server restarts reconnects and keeps consuming', { skip: server ? false : 'NATS_URL is an external server: not restarted' }, async (t) => {
+    const o = options();
+    const bus = await open(o);
+    const got: string[] = [];
+    await bus.consume({ durable: 'reconnect', subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    await bus.publish('support.e', 'before', {});
+    await waitFor(() => got.length === 1);
+    await server!.restart();
+    // The client reconnects on its own; publish retries until it has.
+    const until = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await bus.publish('support.e', 'after', {});
+        break;
+      } catch (e) {
+        if (Date.now() > until) throw e;
+        await sleep(200);
+      }
+    }
+    await waitFor(() => got.length === 2, 15_000);
+    t.same(got, ['before', 'after']);
+    await bus.close();
+  });
 });

@@ -8,7 +8,7 @@ export const workspaceStream = (id: string) => `workspace-${id}`;
 
 export type Workspace = Extract<WorkspaceState, { exists: true }> extends infer W ? Omit<W, 'exists'> : never;
 
-export interface CreateWorkspace { name: string; slug?: string; plan?: string; credits?: number; sla_tracking?: boolean }
+export interface CreateWorkspace { name: string; slug?: string; plan?: string; credits?: number; sla_tracking?: boolean; email?: string }
 
 const view = (s: WorkspaceState): Workspace | null => {
   if (!s.exists) return null;
@@ -36,6 +36,7 @@ export class Workspaces {
       plan: input.plan ?? WORKSPACE_DEFAULTS.plan,
       credits: input.credits ?? WORKSPACE_DEFAULTS.credits,
       sla_tracking: input.sla_tracking ?? WORKSPACE_DEFAULTS.sla_tracking,
+      email: input.email ?? null,
     }).catch(async (err) => {
       await this.reservations.release(ctx, reservationStream('workspace_slug', '', slug), id);
       throw err;
@@ -54,7 +55,7 @@ export class Workspaces {
     throw failure('conflict', `slug "${input.slug}" is taken by another workspace`);
   }
 
-  async update(ctx: CommandContext, id: string, changes: { plan?: string; credits?: number; sla_tracking?: boolean }) {
+  async update(ctx: CommandContext, id: string, changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string }) {
     const outcome = await execute(this.deps, { ...ctx, workspaceId: id }, workspace, workspaceStream(id), { type: 'update', changes });
     return { workspace: view(outcome.state)!, position: outcome.position };
   }

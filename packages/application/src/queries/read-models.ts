@@ -1,4 +1,5 @@
-import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WORKSPACES } from '@support/projections';
+import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 
 /**
@@ -24,23 +25,45 @@ export interface ApiKeyDoc extends Doc {
 }
 export type CustomerDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type TagDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type TicketDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type ArticleDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type CannedResponseDoc = Doc & { workspace_id: string; [field: string]: unknown };
+/** Holds `config`, which no response may include. */
+export type ChannelDoc = Doc & { workspace_id: string; config: Record<string, unknown>; [field: string]: unknown };
 export type ConversationDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type MessageDoc = Doc & { workspace_id: string; conversation_id: string; [field: string]: unknown };
+export interface WebhookEndpointDoc extends Doc {
+  workspace_id: string; url: string; description: string | null; enabled_events: string[]; status: 'enabled' | 'disabled'; consecutive_failures: number;
+  secret: string; last_error_at: string | null; disabled_at: string | null; created_at: string; updated_at: string;
+}
 
 export class ReadModels {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
   readonly tags: Scoped<TagDoc>;
+  readonly tickets: Scoped<TicketDoc>;
+  readonly articles: Scoped<ArticleDoc>;
+  readonly cannedResponses: Scoped<CannedResponseDoc>;
+  readonly channels: Scoped<ChannelDoc>;
   readonly conversations: Scoped<ConversationDoc>;
   readonly messages: Scoped<MessageDoc>;
+  readonly webhookEndpoints: Scoped<WebhookEndpointDoc>;
+  /** Across workspaces, for the dispatcher. */
+  readonly webhookEndpointDocs: Collection<WebhookEndpointDoc>;
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tags = new Scoped(reads.collection<TagDoc>(TAGS));
+    this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
+    this.articles = new Scoped(reads.collection<ArticleDoc>(ARTICLES));
+    this.cannedResponses = new Scoped(reads.collection<CannedResponseDoc>(CANNED_RESPONSES));
+    this.channels = new Scoped(reads.collection<ChannelDoc>(CHANNELS));
     this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
     this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
+    this.webhookEndpointDocs = reads.collection<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS);
+    this.webhookEndpoints = new Scoped(this.webhookEndpointDocs);
   }
 }

@@ -3,14 +3,14 @@ import { changedFields, Decider, fail } from '../decider';
 import { isPlan, Plan } from '../plans';
 import { WorkspaceEvent } from './events';
 
-export interface WorkspaceSettings { plan: Plan; credits: number; sla_tracking: boolean }
+export interface WorkspaceSettings { plan: Plan; credits: number; sla_tracking: boolean; email?: string | null }
 export type WorkspaceState =
   | { exists: false }
   | ({ exists: true; id: string; name: string; slug: string } & WorkspaceSettings);
 
 export type WorkspaceCommand =
-  | { type: 'create'; id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean }
-  | { type: 'update'; changes: { plan?: string; credits?: number; sla_tracking?: boolean } };
+  | { type: 'create'; id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean; email?: string | null }
+  | { type: 'update'; changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string | null } };
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -18,7 +18,10 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const slugify = (name: string): string =>
   name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '') || 'workspace';
 
-const checkSettings = (s: { plan?: string; credits?: number }) => {
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+const checkSettings = (s: { plan?: string; credits?: number; email?: string | null }) => {
+  if (s.email !== undefined && s.email !== null && !EMAIL.test(s.email)) return fail('validation', `email "${s.email}" is not an e-mail address`);
   if (s.plan !== undefined && !isPlan(s.plan)) return fail('validation', `plan must be one of none, starter, pro, enterprise (got "${s.plan}")`);
   if (s.credits !== undefined && !(Number.isSafeInteger(s.credits) && s.credits >= 0)) return fail('validation', 'credits must be a whole number ≥ 0');
   return E.right(undefined);
@@ -34,8 +37,8 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         if (!SLUG.test(command.slug)) return fail('validation', 'slug must be lowercase letters, digits and dashes (1 to 64)');
         const invalid = checkSettings(command);
         if (E.isLeft(invalid)) return invalid;
-        const { id, name, slug, credits, sla_tracking } = command;
-        return E.right([{ type: 'workspace.created', data: { id, name: name.trim(), slug, plan: command.plan as Plan, credits, sla_tracking } }]);
+        const { id, name, slug, credits, sla_tracking, email } = command;
+        return E.right([{ type: 'workspace.created', data: { id, name: name.trim(), slug, plan: command.plan as Plan, credits, sla_tracking, ...(email ? { email } : {}) } }]);
       }
       case 'update': {
         if (!state.exists) return fail('not_found', 'workspace not found');

@@ -4,11 +4,13 @@ import { PLANS } from '../plans';
 
 const plan = t.keyof(Object.fromEntries(PLANS.map((p) => [p, null])) as Record<(typeof PLANS)[number], null>);
 
-export const WorkspaceCreated = eventCodec('workspace.created', t.type({
-  id: t.string, name: t.string, slug: t.string, plan, credits: t.number, sla_tracking: t.boolean,
-}));
+export const WorkspaceCreated = eventCodec('workspace.created', t.intersection([
+  t.type({ id: t.string, name: t.string, slug: t.string, plan, credits: t.number, sla_tracking: t.boolean }),
+  /** Where workspace notices (a disabled webhook endpoint) are mailed. */
+  t.partial({ email: t.union([t.string, t.null]) }),
+]));
 export const WorkspaceUpdated = eventCodec('workspace.updated', t.partial({
-  plan, credits: t.number, sla_tracking: t.boolean,
+  plan, credits: t.number, sla_tracking: t.boolean, email: t.union([t.string, t.null]),
 }));
 
 export const WorkspaceEvent = t.union([WorkspaceCreated, WorkspaceUpdated]);

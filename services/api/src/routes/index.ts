@@ -4,6 +4,11 @@ import { customerRoutes } from './customers';
 import { messageRoutes } from './messages';
 import { metaRoutes } from './meta';
 import { tagRoutes } from './tags';
+import { cannedResponseRoutes } from './canned-responses';
+import { channelRoutes } from './channels';
+import { knowledgeBaseRoutes } from './knowledge-base';
+import { ticketRoutes } from './tickets';
+import { webhookRoutes } from './webhooks';
 
 /** Every authenticated endpoint, in the order the OpenAPI document lists them. */
-export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...customerRoutes, ...tagRoutes, ...conversationRoutes, ...messageRoutes] as RouteDef[];
+export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...customerRoutes, ...tagRoutes, ...ticketRoutes, ...knowledgeBaseRoutes, ...cannedResponseRoutes, ...channelRoutes, ...conversationRoutes, ...messageRoutes, ...webhookRoutes] as RouteDef[];

@@ -1,0 +1,122 @@
+import * as E from 'fp-ts/Either';
+import { input } from '@support/domain';
+import { Position } from '@support/eventstore';
+import { failure } from '../errors';
+import { CommandContext, Deps, execute, load } from './execute';
+import { ImportFile } from './import-file';
+import { ARTICLE_IMPORT, CANNED_RESPONSE_IMPORT, CHANNEL_IMPORT, IMPORT_KINDS, ImportKind, ImportKindSpec, TICKET_IMPORT } from './import-kinds';
+import { TicketNumbers } from './ticket-numbers';
+import { Workspaces } from './workspaces';
+
+/** Per kind given: how many items and their ids, in file order (created and updated alike). */
+export type ImportReport = Partial<Record<ImportKind, { count: number; ids: string[] }>>;
+
+export interface ImportOutcome {
+  report: ImportReport;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Position of the last event appended; null when the import changed nothing. */
+  position: Position | null;
+}
+
+export interface ImportProgress { done: number; total: number }
+
+/** One item of the file, checked and given its id. */
+interface Planned<I> { id: string; exists: boolean; input: I }
+
+type InputProblem = input.InputProblem;
+type AnySpec = ImportKindSpec<any, any, any, any>;
+const SPECS: Record<ImportKind, AnySpec> = {
+  tickets: TICKET_IMPORT, knowledge_base_articles: ARTICLE_IMPORT, canned_responses: CANNED_RESPONSE_IMPORT, channels: CHANNEL_IMPORT,
+};
+
+/**
+ * The operator's `import`: tickets, knowledge base articles, canned responses and channels
+ * enter through the same events any write appends. The whole file is checked first (schema,
+ * vocabulary, ids, ownership) and refused as a whole before anything is written; then items
+ * are applied per kind, in file order.
+ */
+export class Imports {
+  private readonly numbers: TicketNumbers;
+
+  constructor(private readonly deps: Deps, private readonly workspaces: Workspaces) {
+    this.numbers = new TicketNumbers(deps);
+  }
+
+  async run(ctx: CommandContext & { workspaceId: string }, file: unknown, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportOutcome> {
+    if (!(await this.workspaces.get(ctx.workspaceId))) throw failure('not_found', `workspace ${ctx.workspaceId} not found`);
+    const decoded = ImportFile.decode(file);
+    if (E.isLeft(decoded)) throw refused(input.describeInput(decoded.left));
+    // The file's own key order: kinds are applied and reported in the order the file gives them.
+    const kinds = Object.keys(file as object).filter((k): k is ImportKind => (IMPORT_KINDS as readonly string[]).includes(k));
+
+    const problems: InputProblem[] = [];
+    const plans = new Map<ImportKind, Planned<any>[]>();
+    for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, SPECS[kind], decoded.right[kind] as { id?: string }[], problems));
+    problems.push(...duplicateNumbers(decoded.right.tickets ?? []));
+    if (problems.length) throw refused(problems);
+
+    const tickets = plans.get('tickets') ?? [];
+    const numbers = await this.numbers.allocate(ctx, tickets
+      .filter((p) => !p.exists || p.input.number !== undefined)
+      .map((p) => ({ ticket_id: p.id, number: p.input.number ?? null })));
+
+    const outcome: ImportOutcome = { report: {}, created: 0, updated: 0, unchanged: 0, position: null };
+    const total = [...plans.values()].reduce((n, p) => n + p.length, 0);
+    let done = 0;
+    for (const kind of kinds) {
+      const spec = SPECS[kind];
+      const planned = plans.get(kind)!;
+      for (const item of planned) {
+        const command = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), input: item.input }, numbers);
+        const { events, position } = await execute(this.deps, ctx, spec.aggregate, spec.stream(item.id), command);
+        if (events.length === 0) outcome.unchanged += 1;
+        else if (events[0].type.endsWith('.created')) outcome.created += 1;
+        else outcome.updated += 1;
+        outcome.position = position ?? outcome.position;
+        onProgress({ done: ++done, total });
+      }
+      outcome.report[kind] = { count: planned.length, ids: planned.map((p) => p.id) };
+    }
+    return outcome;
+  }
+
+  /** Gives every item its id and finds which exist; an id given twice, or another workspace's, is a problem. */
+  private async plan<I extends { id?: string }>(workspaceId: string, spec: AnySpec, items: readonly I[], problems: InputProblem[]): Promise<Planned<I>[]> {
+    const seen = new Map<string, number>();
+    const planned: Planned<I>[] = [];
+    for (const [index, item] of items.entries()) {
+      const field = `${spec.key}[${index}].id`;
+      if (item.id === undefined) {
+        planned.push({ id: this.deps.ids.next(spec.prefix), exists: false, input: item });
+        continue;
+      }
+      const first = seen.get(item.id);
+      if (first !== undefined) problems.push({ field, message: `${item.id} is also given by ${spec.key}[${first}]` });
+      seen.set(item.id, first ?? index);
+      const owner = spec.owner((await load(this.deps, spec.aggregate, spec.stream(item.id))).state);
+      if (owner !== null && owner !== workspaceId) problems.push({ field, message: `${item.id} belongs to another workspace` });
+      planned.push({ id: item.id, exists: owner !== null, input: item });
+    }
+    return planned;
+  }
+}
+
+const duplicateNumbers = (tickets: readonly { number?: number }[]): InputProblem[] => {
+  const seen = new Map<number, number>();
+  const problems: InputProblem[] = [];
+  tickets.forEach(({ number }, index) => {
+    if (number === undefined) return;
+    const first = seen.get(number);
+    if (first !== undefined) problems.push({ field: `tickets[${index}].number`, message: `${number} is also given by tickets[${first}]` });
+    else seen.set(number, index);
+  });
+  return problems;
+};
+
+const refused = (problems: readonly InputProblem[]) => {
+  const topLevel = problems.some((p) => !/[.[]/.test(p.field));
+  const hint = topLevel ? ` (an import file is a JSON object with any of the keys ${IMPORT_KINDS.join(', ')})` : '';
+  return failure('validation', `import refused, nothing was imported: ${input.problemsText(problems)}${hint}`, { problems });
+};

@@ -1,0 +1,58 @@
+import { ID_PREFIX, WebhookEndpointChanges, WebhookEndpointCommand, webhookEndpointDecider, WebhookEndpointEvent, WebhookEndpointState } from '@support/domain';
+import { checkWebhookUrl, GuardOptions, newSigningSecret } from '@support/webhooks';
+import { failure } from '../errors';
+import { Aggregate, CommandContext, Deps, execute } from './execute';
+
+const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = { decider: webhookEndpointDecider, codec: WebhookEndpointEvent };
+export const webhookEndpointStream = (id: string) => `webhook_endpoint-${id}`;
+
+/** Documented limit: endpoints per workspace (as Stripe's). */
+export const MAX_ENDPOINTS = 16;
+
+type Ctx = CommandContext & { workspaceId: string };
+
+export class WebhookEndpoints {
+  constructor(private readonly deps: Deps, private readonly guard: GuardOptions, private readonly countEndpoints: (workspaceId: string) => Promise<number>) {}
+
+  /** The URL guard at registration: HTTPS, and no internal, loopback or metadata address after DNS. */
+  private async checkUrl(url: string) {
+    const checked = await checkWebhookUrl(url, this.guard);
+    if (!checked.ok) throw failure('validation', `url refused: ${checked.reason}`);
+  }
+
+  async create(ctx: Ctx, input: { url: string; description?: string | null; enabled_events: string[] }) {
+    await this.checkUrl(input.url);
+    if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS) throw failure('validation', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints`);
+    const id = this.deps.ids.next(ID_PREFIX.webhookEndpoint);
+    const secret = newSigningSecret();
+    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), {
+      type: 'create', id, workspace_id: ctx.workspaceId, url: input.url, description: input.description ?? null, enabled_events: input.enabled_events, secret,
+    });
+    return { id, secret, position: outcome.position };
+  }
+
+  async update(ctx: Ctx, id: string, changes: WebhookEndpointChanges) {
+    if (changes.url !== undefined) await this.checkUrl(changes.url);
+    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'update', workspace_id: ctx.workspaceId, changes });
+    return { id, position: outcome.position };
+  }
+
+  async delete(ctx: Ctx, id: string) {
+    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'delete', workspace_id: ctx.workspaceId });
+    return { id, position: outcome.position };
+  }
+
+  /** A new secret, effective at once: the next delivery is signed with it. */
+  async rollSecret(ctx: Ctx, id: string) {
+    const secret = newSigningSecret();
+    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'roll_secret', workspace_id: ctx.workspaceId, secret });
+    return { id, secret, position: outcome.position };
+  }
+
+  /** The dispatcher's report of one attempt: counts failures, disables at the threshold or on 410. */
+  async recordAttempt(id: string, attempt: { delivery_id: string; ok: boolean; gone: boolean; error: string | null }) {
+    const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
+    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'record_attempt', ...attempt });
+    return outcome.events;
+  }
+}

@@ -1,0 +1,297 @@
+import {
+  AckPolicy, ConsumerInfo, ConsumerMessages, DeliverPolicy, DiscardPolicy, JetStreamClient, JetStreamManager, JsMsg,
+  NatsConnection, NatsError, RetentionPolicy, StorageType, StreamConfig, connect, nanos,
+} from 'nats';
+import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
+
+export interface NatsBusOptions {
+  /** JetStream stream holding the bus's messages. Default `SUPPORT`. */
+  stream?: string;
+  /** The port-level subjects the stream carries. Default `['support.>']`. */
+  subjects?: string[];
+  /** Publishes with an id already seen within this window are dropped. Default 2 minutes. */
+  duplicateWindowMs?: number;
+  /** Messages older than this are removed from the stream. Default 7 days. */
+  maxAgeMs?: number;
+  /**
+   * Namespace on the wire: port subject `a.b` travels as `<prefix>.a.b` and the stream's
+   * subjects are prefixed too, so several environments (or test runs) can share one server.
+   * Messages handed to consumers carry the port subject, without the prefix. Default none.
+   */
+  subjectPrefix?: string;
+  /** Connection name shown by the server's monitoring. */
+  name?: string;
+}
+
+const DEFAULT_ACK_WAIT_MS = 30_000;
+/** JetStream API error codes (`err_code`). */
+const STREAM_NOT_FOUND = 10059;
+const CONSUMER_NOT_FOUND = 10014;
+
+const apiErrorCode = (e: unknown): number | undefined => (e instanceof NatsError ? e.api_error?.err_code : undefined);
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const encode = (data: unknown): Uint8Array => (data === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(data)));
+const decode = (bytes: Uint8Array): unknown => (bytes.length === 0 ? undefined : JSON.parse(decoder.decode(bytes)));
+
+/** One consume() call: a pull loop on the shared durable, handling one message at a time. */
+class NatsSubscription implements BusSubscription {
+  private readonly queue: { m: JsMsg; at: number }[] = [];
+  private wake: (() => void) | undefined;
+  private stopped = false;
+  private done: Promise<void> = Promise.resolve();
+  private messages: ConsumerMessages | undefined;
+
+  constructor(
+    private readonly handler: (message: BusMessage) => Promise<void>,
+    private readonly ackWaitMs: number,
+    private readonly unprefix: (subject: string) => string,
+    private readonly onClosed: () => void,
+  ) {}
+
+  /** For the pull consumer's callback: called as each message arrives. */
+  readonly arrive = (m: JsMsg): void => {
+    if (this.stopped) { m.nak(); return; }
+    this.queue.push({ m, at: Date.now() });
+    this.notify();
+  };
+
+  start(messages: ConsumerMessages): void {
+    this.messages = messages;
+    // The pull loop ends by itself when the consumer or stream is deleted or the connection closes.
+    messages.closed().then(() => this.stop(), () => this.stop());
+    this.done = this.loop();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const next = this.queue.shift();
+      if (next) await this.handle(next.m, next.at);
+      else await new Promise<void>((resolve) => { this.wake = resolve; });
+    }
+    // Pulled but never handed to the handler: give them back at once rather than letting
+    // them wait out the ack wait.
+    for (const { m } of this.queue.splice(0)) m.nak();
+    this.onClosed();
+  }
+
+  private async handle(m: JsMsg, receivedAt: number): Promise<void> {
+    // A message that waited in this client longer than the ack wait has already been handed
+    // out again by the server: handling it here too would only duplicate the work.
+    if (Date.now() - receivedAt >= this.ackWaitMs) return;
+    let data: unknown;
+    try {
+      data = decode(m.data);
+    } catch {
+      m.term(); // not JSON: no redelivery can make it readable
+      return;
+    }
+    let settled = false;
+    const once = (fn: () => Promise<unknown> | void) => async (): Promise<void> => {
+      if (settled) return;
+      settled = true;
+      await fn();
+    };
+    const message: BusMessage = {
+      id: m.headers?.get('Nats-Msg-Id') ?? '',
+      subject: this.unprefix(m.subject),
+      data,
+      deliveryCount: m.info.deliveryCount, // from the ack subject: 1 on first delivery
+      ack: once(() => m.ackAck()),
+      nak: (delayMs?: number) => once(() => m.nak(delayMs && delayMs > 0 ? delayMs : undefined))(),
+      term: once(() => m.term()),
+    };
+    try {
+      await this.handler(message);
+    } catch {
+      // Like the in-process bus: an unsettled message comes back after the ack wait.
+    }
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    void this.messages?.close();
+    this.notify();
+  }
+
+  /** Stops pulling and waits for the message being handled, if any. */
+  async close(): Promise<void> {
+    this.stop();
+    await this.done;
+  }
+}
+
+/**
+ * The bus on NATS JetStream. One stream (file storage, limits retention with a max age, a
+ * duplicate window for dedup by `Nats-Msg-Id`) carries all subjects; each durable is a durable
+ * pull consumer (explicit acks, unlimited deliveries, deliver-new: like the in-process bus it
+ * receives what is published after it was first created). Every consume() runs its own pull
+ * loop on the durable, so calls sharing a durable name compete for its messages; each loop
+ * handles one message at a time (scale out with more consumers).
+ */
+export class NatsBus implements Bus {
+  private readonly subscriptions = new Set<NatsSubscription>();
+  private closed = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    readonly stream: string,
+    /** The stream's subjects on the wire (prefixed), as of connect(). */
+    readonly subjects: readonly string[],
+    private readonly prefix: string,
+  ) {}
+
+  static async connect(url: string, options: NatsBusOptions = {}): Promise<NatsBus> {
+    const stream = options.stream ?? 'SUPPORT';
+    const prefix = options.subjectPrefix ? `${options.subjectPrefix}.` : '';
+    const subjects = (options.subjects ?? ['support.>']).map((s) => prefix + s);
+    const nc = await connect({ servers: url, name: options.name ?? 'support-bus', maxReconnectAttempts: -1 });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const streamSubjects = await ensureStream(jsm, {
+        name: stream,
+        subjects,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        duplicate_window: nanos(options.duplicateWindowMs ?? 120_000),
+        max_age: nanos(options.maxAgeMs ?? 7 * 24 * 3600_000),
+      });
+      return new NatsBus(nc, nc.jetstream(), jsm, stream, streamSubjects, prefix);
+    } catch (e) {
+      await nc.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private wire(subject: string): string {
+    return this.prefix + subject;
+  }
+
+  private readonly unprefix = (subject: string): string =>
+    this.prefix && subject.startsWith(this.prefix) ? subject.slice(this.prefix.length) : subject;
+
+  private covers(wireSubject: string): boolean {
+    return this.subjects.some((s) => subjectMatches(s, wireSubject));
+  }
+
+  async publish(subject: string, id: string, data: unknown): Promise<void> {
+    const wire = this.wire(subject);
+    if (!this.covers(wire)) {
+      throw new Error(`bus: subject ${subject} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
+    }
+    // A duplicate within the window is acknowledged with `duplicate: true` and not stored.
+    await this.js.publish(wire, encode(data), { msgID: id });
+  }
+
+  async consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
+    if (this.closed) throw new Error('bus: closed');
+    const filter = this.wire(options.subject);
+    const info = await this.ensureConsumer(options.durable, filter, options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
+    const consumer = await this.js.consumers.get(this.stream, options.durable);
+    // One message per pull: a message never waits in this client's buffer while another one
+    // is handled (its ack wait would be running), and competing consumers share the work.
+    // Short pull expiry so that a closed subscription's pending pull ends soon on the server.
+    const ackWaitMs = Math.round((info.config.ack_wait ?? 0) / 1e6) || DEFAULT_ACK_WAIT_MS;
+    const subscription: NatsSubscription = new NatsSubscription(handler, ackWaitMs, this.unprefix, () => this.subscriptions.delete(subscription));
+    subscription.start(await consumer.consume({ max_messages: 1, expires: 5_000, callback: subscription.arrive }));
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /**
+   * Creates the durable, or reuses it; a durable whose filter or ack wait differs from the
+   * options is updated (the last consume() call's options win).
+   */
+  private async ensureConsumer(durable: string, filter: string, ackWaitMs: number): Promise<ConsumerInfo> {
+    if (!this.subjects.some((s) => filterWithin(filter, s))) {
+      throw new Error(`bus: filter ${filter} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
+    }
+    const wanted = { filter_subject: filter, ack_wait: nanos(ackWaitMs) };
+    let info: ConsumerInfo | undefined;
+    try {
+      info = await this.jsm.consumers.info(this.stream, durable);
+    } catch (e) {
+      if (apiErrorCode(e) !== CONSUMER_NOT_FOUND) throw e;
+    }
+    if (!info) {
+      try {
+        return await this.jsm.consumers.add(this.stream, {
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          max_deliver: -1,
+          ...wanted,
+        });
+      } catch (e) {
+        // Another process (or a concurrent consume()) created it first with other options.
+        info = await this.jsm.consumers.info(this.stream, durable).catch(() => { throw e; });
+      }
+    }
+    if (info.config.filter_subject !== wanted.filter_subject || info.config.ack_wait !== wanted.ack_wait) {
+      info = await this.jsm.consumers.update(this.stream, durable, wanted);
+    }
+    return info;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** Whether every subject matching `filter` also matches the stream subject `s`. */
+const filterWithin = (filter: string, s: string): boolean => {
+  const f = filter.split('.');
+  const t = s.split('.');
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === '>') return f.length > i;
+    if (i >= f.length) return false;
+    if (t[i] === '*') { if (f[i] === '>') return false; continue; }
+    if (f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+};
+
+/**
+ * Creates the stream, or brings an existing one up to date: the configured subjects are added
+ * to the ones it has (none removed: another deployment may publish on them) and the duplicate
+ * window and max age are set. Storage and retention of an existing stream are left as they are
+ * (JetStream cannot change them in place).
+ */
+const ensureStream = async (jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string; subjects: string[] }): Promise<string[]> => {
+  for (let attempt = 0; ; attempt++) {
+    let existing: StreamConfig | undefined;
+    try {
+      existing = (await jsm.streams.info(config.name)).config;
+    } catch (e) {
+      if (apiErrorCode(e) !== STREAM_NOT_FOUND) throw e;
+    }
+    if (!existing) {
+      try {
+        await jsm.streams.add(config);
+        return config.subjects;
+      } catch (e) {
+        if (attempt < 2) continue; // created concurrently by another process: update it instead
+        throw e;
+      }
+    }
+    const subjects = [...existing.subjects, ...config.subjects.filter((s) => !existing!.subjects.includes(s))];
+    if (sameSet(subjects, existing.subjects) && existing.duplicate_window === config.duplicate_window && existing.max_age === config.max_age) return subjects;
+    await jsm.streams.update(config.name, { ...existing, subjects, duplicate_window: config.duplicate_window, max_age: config.max_age });
+    return subjects;
+  }
+};

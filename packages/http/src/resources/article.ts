@@ -1,0 +1,42 @@
+import * as t from 'io-ts';
+import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
+import type { ArticleDoc } from '@support/application';
+import { arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
+import { struct } from '../codec/struct';
+import { timestamp } from './common';
+
+/** Spec 2.10: read-only, entered by the operator's import. */
+export const ArticleResource = struct({
+  object: literal('knowledge_base_article'),
+  id: str(),
+  title: str(),
+  content: str(),
+  description: nullable(str()),
+  tags: arrayOf(str()),
+  category: nullable(str()),
+  status: oneOf(ARTICLE_STATUSES),
+  type: oneOf(ARTICLE_TYPES),
+  is_public: bool(),
+  ai_agent_enabled: bool(),
+  indexed: bool(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+}, {}, { title: 'knowledge_base_article' });
+export type ArticleResource = t.TypeOf<typeof ArticleResource>;
+
+export const toArticle = (d: ArticleDoc): ArticleResource => ({
+  object: 'knowledge_base_article',
+  id: d.id,
+  title: d.title as string,
+  content: d.content as string,
+  description: (d.description ?? null) as string | null,
+  tags: (d.tags ?? []) as string[],
+  category: (d.category ?? null) as string | null,
+  status: d.status as ArticleResource['status'],
+  type: d.type as ArticleResource['type'],
+  is_public: d.is_public as boolean,
+  ai_agent_enabled: d.ai_agent_enabled as boolean,
+  indexed: d.indexed as boolean,
+  created_at: d.created_at as string,
+  updated_at: d.updated_at as string,
+});

@@ -1,0 +1,37 @@
+import * as t from 'io-ts';
+import type { CannedResponseDoc } from '@support/application';
+import { arrayOf, int, literal, nullable, str } from '../codec/primitives';
+import { struct } from '../codec/struct';
+import { timestamp } from './common';
+
+/** Spec 2.11 plus `updated_at`: read-only, entered by the operator's import. */
+export const CannedResponseResource = struct({
+  object: literal('canned_response'),
+  id: str(),
+  name: str(),
+  content: str(),
+  shortcut: nullable(str()),
+  visibility: str({ description: 'As imported; `personal` when not given' }),
+  set_status: nullable(str()),
+  set_priority: nullable(str()),
+  add_tags: arrayOf(str()),
+  usage_count: int({ min: 0 }),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+}, {}, { title: 'canned_response' });
+export type CannedResponseResource = t.TypeOf<typeof CannedResponseResource>;
+
+export const toCannedResponse = (d: CannedResponseDoc): CannedResponseResource => ({
+  object: 'canned_response',
+  id: d.id,
+  name: d.name as string,
+  content: d.content as string,
+  shortcut: (d.shortcut ?? null) as string | null,
+  visibility: d.visibility as string,
+  set_status: (d.set_status ?? null) as string | null,
+  set_priority: (d.set_priority ?? null) as string | null,
+  add_tags: (d.add_tags ?? []) as string[],
+  usage_count: (d.usage_count ?? 0) as number,
+  created_at: d.created_at as string,
+  updated_at: d.updated_at as string,
+});

@@ -1,0 +1,18 @@
+import { aggregateId, Projection } from './projection';
+
+/** Knowledge base articles; indexes serve the `status` and `type` filters. */
+export const ARTICLES = { name: 'knowledge_base_articles', indexes: [['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'type']] } as const;
+
+export const articlesProjection: Projection = {
+  collection: ARTICLES,
+  handles: ['knowledge_base_article.created', 'knowledge_base_article.updated'],
+  targets: (e) => [aggregateId(e)],
+  apply(doc, e) {
+    const at = e.metadata.occurred_at;
+    switch (e.type) {
+      case 'knowledge_base_article.created': return { ...e.data, updated_at: at };
+      case 'knowledge_base_article.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      default: return doc;
+    }
+  },
+};

@@ -1,0 +1,48 @@
+/** Spec 6.4: at most 8 attempts per delivery (the first one included). */
+export const MAX_ATTEMPTS = 8;
+
+export interface RetryPolicy {
+  baseMs: number;
+  maxMs: number;
+  /** [0, 1), like Math.random (injectable for tests). */
+  random?: () => number;
+}
+
+/** Jitter spreads retries of many endpoints that failed together (an outage) apart. */
+const JITTER = 0.1;
+
+/**
+ * How long to wait after attempt `failedAttempt` (1-based) failed: base × 2^(n−1) plus up to
+ * 10 % jitter, capped at maxMs. A receiver's Retry-After can lengthen the wait, never past
+ * maxMs, so a hostile or confused receiver cannot park a delivery for days.
+ */
+export function retryDelayMs(failedAttempt: number, policy: RetryPolicy, retryAfterMs?: number | null): number {
+  if (!Number.isInteger(failedAttempt) || failedAttempt < 1) {
+    throw new RangeError(`failedAttempt must be an integer ≥ 1, got ${failedAttempt}`);
+  }
+  const backoff = policy.baseMs * 2 ** (failedAttempt - 1);
+  // One product, so an exponent that overflows to Infinity stays Infinity (not NaN) and is capped.
+  let delay = Math.min(backoff * (1 + JITTER * (policy.random ?? Math.random)()), policy.maxMs);
+  if (retryAfterMs != null && Number.isFinite(retryAfterMs) && retryAfterMs > delay) {
+    delay = Math.min(retryAfterMs, policy.maxMs);
+  }
+  return Math.round(delay);
+}
+
+function readMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new Error(`${name} must be a whole number of milliseconds, got "${raw}"`);
+  }
+  return Number(text);
+}
+
+/** WEBHOOK_RETRY_BASE_MS (default one minute) and WEBHOOK_RETRY_MAX_MS (default one hour). */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  return {
+    baseMs: readMs(env, 'WEBHOOK_RETRY_BASE_MS', 60_000),
+    maxMs: readMs(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000),
+  };
+}

@@ -1,0 +1,27 @@
+import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
+import { ArticleResource, DEFAULT_LIMIT, listBody, listOf, notFound, oneOf, pageParams, route, struct, toArticle } from '@support/http';
+import { idParams } from './helpers';
+
+/** Read-only (spec 4.7): articles enter by the operator's import. */
+export const knowledgeBaseRoutes = [
+  route({
+    method: 'get', path: '/knowledge_base/articles', tag: 'knowledge_base', summary: 'List knowledge base articles, newest first', scope: 'knowledge_base:read',
+    query: struct({}, { ...pageParams, status: oneOf(ARTICLE_STATUSES), type: oneOf(ARTICLE_TYPES) }),
+    response: { status: 200, codec: listOf(ArticleResource, 'knowledge_base_article'), description: 'A page of articles' },
+    handler: async ({ app, principal, query }) => {
+      const { limit, starting_after, ...filters } = query;
+      const page = await app.reads.articles.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      return { body: listBody(page.items.map(toArticle), page.hasMore) };
+    },
+  }),
+  route({
+    method: 'get', path: '/knowledge_base/articles/:id', tag: 'knowledge_base', summary: 'Get a knowledge base article', scope: 'knowledge_base:read',
+    params: idParams,
+    response: { status: 200, codec: ArticleResource, description: 'The article' },
+    handler: async ({ app, principal, params }) => {
+      const doc = await app.reads.articles.get(principal.workspaceId, params.id);
+      if (!doc) throw notFound('knowledge base article', params.id);
+      return { body: toArticle(doc) };
+    },
+  }),
+];

@@ -1,0 +1,33 @@
+import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
+import { DEFAULT_LIMIT, listBody, listOf, notFound, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
+import { idParams } from './helpers';
+
+const reference = (what: string) => str({ min: 1, max: 255, description: `Only tickets with this ${what}` });
+
+/** Read-only (spec 4.7): tickets enter by the operator's import. */
+export const ticketRoutes = [
+  route({
+    method: 'get', path: '/tickets', tag: 'tickets', summary: 'List tickets, newest first', scope: 'tickets:read',
+    query: struct({}, {
+      ...pageParams,
+      status: oneOf(TICKET_STATUSES), priority: oneOf(TICKET_PRIORITIES), type: oneOf(TICKET_TYPES),
+      customer_id: reference('customer_id'), assignee_id: reference('assignee_id'),
+    }),
+    response: { status: 200, codec: listOf(TicketResource, 'ticket'), description: 'A page of tickets' },
+    handler: async ({ app, principal, query }) => {
+      const { limit, starting_after, ...filters } = query;
+      const page = await app.reads.tickets.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      return { body: listBody(page.items.map(toTicket), page.hasMore) };
+    },
+  }),
+  route({
+    method: 'get', path: '/tickets/:id', tag: 'tickets', summary: 'Get a ticket', scope: 'tickets:read',
+    params: idParams,
+    response: { status: 200, codec: TicketResource, description: 'The ticket' },
+    handler: async ({ app, principal, params }) => {
+      const doc = await app.reads.tickets.get(principal.workspaceId, params.id);
+      if (!doc) throw notFound('ticket', params.id);
+      return { body: toTicket(doc) };
+    },
+  }),
+];

@@ -1,0 +1,119 @@
+import { ID_PREFIX, WEBHOOK_EVENT_TYPES } from '@support/domain';
+import { deliveryId, webhookEventId } from '@support/application';
+import {
+  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, listBody, listOf, notFound, nullable, oneOf, pageParams, resourceId, RetryEnqueued, route, str, struct, TestEnqueued,
+  toDelivery, toEvent, toWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource, WebhookEndpointWithSecret,
+} from '@support/http';
+import { commandContext, readBack } from './helpers';
+
+const endpointParams = struct({ id: resourceId(ID_PREFIX.webhookEndpoint, 'webhook endpoint') });
+const url = str({ min: 1, max: 2048, format: 'uri', description: 'HTTPS; checked against internal, loopback and metadata addresses' });
+const enabledEvents = arrayOf(str({ min: 1, max: 64, description: `One of ${WEBHOOK_EVENT_TYPES.join(', ')}; or "*" alone` }), { max: 20 });
+const description = nullable(str({ max: 500 }));
+const scope = 'webhooks:manage' as const;
+
+export const webhookRoutes = [
+  route({
+    method: 'get', path: '/webhook_endpoints', tag: 'webhooks', summary: 'List webhook endpoints (unpaginated, newest first)', scope,
+    query: struct({}),
+    response: { status: 200, codec: listOf(WebhookEndpointResource, 'webhook_endpoint'), description: 'Every endpoint, without secrets' },
+    handler: async ({ app, principal }) => {
+      const { items } = await app.reads.webhookEndpoints.find(principal.workspaceId, {});
+      return { body: listBody(items.map(toWebhookEndpoint), false) };
+    },
+  }),
+  route({
+    method: 'post', path: '/webhook_endpoints', tag: 'webhooks', summary: 'Register an endpoint; the signing secret is in this response only', scope,
+    body: struct({ url, enabled_events: enabledEvents }, { description }),
+    response: { status: 201, codec: WebhookEndpointWithSecret, description: 'The endpoint with its secret' },
+    handler: async ({ app, principal, body, requestId }) => {
+      const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId), body);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint');
+      return { body: { ...toWebhookEndpoint(doc), secret } };
+    },
+  }),
+  route({
+    method: 'get', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Get an endpoint', scope,
+    params: endpointParams,
+    response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint, without its secret' },
+    handler: async ({ app, principal, params }) => {
+      const doc = await app.reads.webhookEndpoints.get(principal.workspaceId, params.id);
+      if (!doc) throw notFound('webhook endpoint', params.id);
+      return { body: toWebhookEndpoint(doc) };
+    },
+  }),
+  route({
+    method: 'patch', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Change url, description, events or status (enabling clears the failure counter)', scope,
+    params: endpointParams,
+    body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }),
+    response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint' },
+    handler: async ({ app, principal, params, body, requestId }) => {
+      const { position } = await app.webhookEndpoints.update(commandContext(principal, requestId), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint');
+      return { body: toWebhookEndpoint(doc) };
+    },
+  }),
+  route({
+    method: 'delete', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Delete an endpoint', scope,
+    params: endpointParams,
+    response: { status: 200, codec: deletedOf('webhook_endpoint'), description: 'The deleted endpoint id' },
+    handler: async ({ app, principal, params, requestId }) => {
+      const { position } = await app.webhookEndpoints.delete(commandContext(principal, requestId), params.id);
+      await app.settle(position);
+      return { body: { object: 'webhook_endpoint', id: params.id, deleted: true } };
+    },
+  }),
+  route({
+    method: 'post', path: '/webhook_endpoints/:id/roll_secret', tag: 'webhooks', summary: 'Replace the signing secret; the old one stops working at once', scope,
+    params: endpointParams,
+    response: { status: 200, codec: WebhookEndpointWithSecret, description: 'The endpoint with its new secret' },
+    handler: async ({ app, principal, params, requestId }) => {
+      const { secret, position } = await app.webhookEndpoints.rollSecret(commandContext(principal, requestId), params.id);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint');
+      return { body: { ...toWebhookEndpoint(doc), secret } };
+    },
+  }),
+  route({
+    method: 'post', path: '/webhook_endpoints/:id/test', tag: 'webhooks', summary: 'Send a synthetic ping event to this endpoint', scope,
+    params: endpointParams,
+    response: { status: 200, codec: TestEnqueued, description: 'The ping is queued' },
+    handler: async ({ app, principal, params }) => {
+      const endpoint = await app.reads.webhookEndpoints.get(principal.workspaceId, params.id);
+      if (!endpoint) throw notFound('webhook endpoint', params.id);
+      const at = app.clock.now().toISOString();
+      const eventId = webhookEventId(app.ids.eventId(), at);
+      await app.webhookRecords.recordEvent({ id: eventId, workspace_id: principal.workspaceId, type: 'ping', data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url }, created_at: at });
+      await app.webhookRecords.enqueue({ id: deliveryId(eventId, endpoint.id, at), workspace_id: principal.workspaceId, endpoint_id: endpoint.id, event_id: eventId, event_type: 'ping' });
+      return { body: { object: 'webhook_endpoint', id: endpoint.id, test_event_enqueued: true } };
+    },
+  }),
+  route({
+    method: 'get', path: '/webhook_endpoints/:id/deliveries', tag: 'webhooks', summary: "An endpoint's deliveries, newest first", scope,
+    params: endpointParams,
+    query: struct({}, pageParams),
+    response: { status: 200, codec: listOf(WebhookDeliveryResource, 'webhook_delivery'), description: 'A page of deliveries' },
+    handler: async ({ app, principal, params, query }) => {
+      if (!(await app.reads.webhookEndpoints.get(principal.workspaceId, params.id))) throw notFound('webhook endpoint', params.id);
+      const page = await app.webhookRecords.deliveries.find(principal.workspaceId, { where: { endpoint_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
+      return { body: listBody(page.items.map(toDelivery), page.hasMore) };
+    },
+  }),
+  route({
+    method: 'post', path: '/webhook_endpoints/:id/deliveries/:deliveryId/retry', tag: 'webhooks', summary: 'Send a delivery again, now', scope,
+    params: struct({ id: resourceId(ID_PREFIX.webhookEndpoint, 'webhook endpoint'), deliveryId: resourceId(ID_PREFIX.delivery, 'delivery') }),
+    response: { status: 200, codec: RetryEnqueued, description: 'The delivery is queued' },
+    handler: async ({ app, principal, params }) => {
+      if (!(await app.webhookRecords.retry(principal.workspaceId, params.id, params.deliveryId))) throw notFound('webhook delivery', params.deliveryId);
+      return { body: { object: 'webhook_delivery', id: params.deliveryId, retry_enqueued: true } };
+    },
+  }),
+  route({
+    method: 'get', path: '/events', tag: 'webhooks', summary: 'Events recorded for delivery, newest first', scope,
+    query: struct({}, pageParams),
+    response: { status: 200, codec: listOf(EventResource, 'event'), description: 'A page of events' },
+    handler: async ({ app, principal, query }) => {
+      const page = await app.webhookRecords.events.find(principal.workspaceId, { startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
+      return { body: listBody(page.items.map(toEvent), page.hasMore) };
+    },
+  }),
+];

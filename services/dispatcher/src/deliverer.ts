@@ -1,0 +1,136 @@
+import type { Application, DeliveryDoc, Logger } from '@support/application';
+import { MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
+
+export interface DelivererOptions {
+  policy: RetryPolicy;
+  /** Attempts in flight at once (each waits up to 10 s on its receiver). */
+  concurrency?: number;
+  /** Longest sleep between scans for due retries. */
+  maxIdleMs?: number;
+  extra?: SendExtra;
+}
+
+const ACK_TIMEOUT_MS = 10_000;
+const USER_AGENT = 'Service-Webhooks/1.0';
+
+/**
+ * Sends due deliveries: scans pending ones by due time, takes each attempt's lease (so no
+ * attempt goes out twice, across processes), signs the exact bytes it sends, records the
+ * outcome and schedules the next attempt. Everything it needs is in the read store, so a
+ * restart picks up retries that fell due meanwhile.
+ */
+export class Deliverer {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly onDue = () => this.wake();
+
+  constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DelivererOptions) {}
+
+  start(): void {
+    this.running = true;
+    this.app.webhookRecords.due.on('due', this.onDue);
+    this.loop = this.run().catch((err) => this.log.error('deliverer stopped', { error: String(err) }));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.app.webhookRecords.due.off('due', this.onDue);
+    this.wake();
+    await this.loop;
+    await Promise.all(this.active.values());
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    const concurrency = this.options.concurrency ?? 64;
+    const maxIdle = this.options.maxIdleMs ?? 1000;
+    while (this.running) {
+      const now = this.app.clock.now().getTime();
+      let nextDue = now + maxIdle;
+      try {
+        const { items } = await this.app.webhookRecords.deliveryDocs.find({ where: { status: 'pending' }, orderBy: { field: 'next_retry_ms', direction: 'asc' }, limit: 200 });
+        for (const d of items) {
+          if (this.active.has(d.id) || d.next_retry_ms === null) continue;
+          if (d.next_retry_ms > now) { nextDue = Math.min(nextDue, d.next_retry_ms); break; }
+          if (this.active.size >= concurrency) break;
+          const attempt = this.attempt(d).catch((err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
+            .finally(() => { this.active.delete(d.id); this.wake(); });
+          this.active.set(d.id, attempt);
+        }
+      } catch (err) {
+        this.log.error('scanning deliveries failed; retrying', { error: String(err) });
+      }
+      const sleep = Math.max(5, nextDue - this.app.clock.now().getTime());
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, sleep);
+        this.wakeUp = () => { clearTimeout(timer); resolve(); };
+      });
+      this.wakeUp = null;
+    }
+  }
+
+  private async attempt(doc: DeliveryDoc): Promise<void> {
+    const { app } = this;
+    const attempt = doc.attempt_count + 1;
+    const lease = await app.webhookRecords.lease(doc.id, attempt);
+    if (lease === 'held') return;
+    if (lease === 'expired') {
+      // Its holder died mid-attempt: book the attempt as failed rather than send it again.
+      await this.book(doc, attempt, { ok: false, status: null, responseBody: null, error: 'attempt interrupted by a dispatcher restart; outcome unknown', retryAfterMs: null, durationMs: 0 });
+      return;
+    }
+    const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
+    // A ping is sent even to a disabled endpoint: that is how one checks it works again.
+    if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
+      await app.webhookRecords.deliveryDocs.put({ ...doc, status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' });
+      return;
+    }
+    const event = await app.webhookRecords.eventDocs.get(doc.event_id);
+    if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
+    const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+    const timestamp = Math.floor(app.clock.now().getTime() / 1000);
+    const result = await sendWebhook({
+      url: endpoint.url,
+      body,
+      timeoutMs: ACK_TIMEOUT_MS,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
+        'Service-Event-Id': event.id,
+        'Service-Event-Type': event.type,
+        'Service-Webhook-Id': doc.id,
+      },
+    }, app.webhookGuard, this.options.extra);
+    await this.book(doc, attempt, result);
+    await app.webhookEndpoints.recordAttempt(endpoint.id, {
+      delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result),
+    });
+  }
+
+  /** Records an attempt and decides what comes next. */
+  private async book(doc: DeliveryDoc, attempt: number, result: SendResult): Promise<void> {
+    const now = this.app.clock.now();
+    const final = result.ok || result.status === 410 || attempt >= MAX_ATTEMPTS;
+    const next = final ? null : now.getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
+    await this.app.webhookRecords.deliveryDocs.put({
+      ...doc,
+      attempt_count: attempt,
+      status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
+      next_retry_ms: next,
+      next_retry_at: next === null ? null : new Date(next).toISOString(),
+      last_attempt_at: now.toISOString(),
+      response_status: result.status,
+      response_body: result.responseBody,
+      last_error: result.ok ? null : result.error,
+    });
+    if (!result.ok) this.log.info('delivery attempt failed', { delivery_id: doc.id, attempt, status: result.status, error: result.error, next_retry_at: next && new Date(next).toISOString() });
+  }
+}
+
+const describe = (r: SendResult) => r.error ?? `HTTP ${r.status}`;

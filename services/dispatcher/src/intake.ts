@@ -1,0 +1,29 @@
+import { deliveryId, webhookEventId, type Application } from '@support/application';
+import type { RecordedEvent } from '@support/eventstore';
+import { PAYLOADS, Payloads } from './payloads';
+
+/**
+ * Spec 6.1: an event is recorded in the /events log, with a delivery per endpoint, when at
+ * least one enabled endpoint of its workspace subscribes to its type; otherwise it is not
+ * stored. Ids are derived from the domain event, so accepting it twice records nothing twice.
+ */
+export class Intake {
+  constructor(private readonly app: Application, private readonly payloads: Payloads) {}
+
+  async accept(event: RecordedEvent): Promise<void> {
+    const workspaceId = event.metadata.workspace_id;
+    if (!workspaceId || !PAYLOADS[event.type]) return;
+    const at = event.metadata.occurred_at;
+    const { items } = await this.app.reads.webhookEndpoints.find(workspaceId, { where: { status: 'enabled' } });
+    // Endpoints registered after the event do not receive it, even when this runs late.
+    const endpoints = items.filter((e) => (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)) && e.created_at <= at);
+    if (endpoints.length === 0) return;
+    const data = await this.payloads.build(event);
+    if (!data) return;
+    const eventId = webhookEventId(event.id, at);
+    await this.app.webhookRecords.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
+    for (const endpoint of endpoints) {
+      await this.app.webhookRecords.enqueue({ id: deliveryId(eventId, endpoint.id, at), workspace_id: workspaceId, endpoint_id: endpoint.id, event_id: eventId, event_type: event.type });
+    }
+  }
+}

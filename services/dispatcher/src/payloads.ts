@@ -1,0 +1,57 @@
+import type { Application } from '@support/application';
+import type { EventStore, RecordedEvent } from '@support/eventstore';
+import { aggregateId, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent, Projection } from '@support/projections';
+import type { Doc } from '@support/readstore';
+import { toConversation, toCustomer, toMessage } from '@support/http';
+
+interface PayloadSpec {
+  projection: Projection;
+  /** The document the event is about. */
+  target(event: ProjectedEvent): string;
+  serialize(doc: Doc): object;
+  /** Fields that come from other streams (counters), taken from the read model. */
+  crossStream?: readonly string[];
+}
+
+const conversation: PayloadSpec = { projection: conversationsProjection, target: aggregateId, serialize: (d) => toConversation(d as never) };
+const customer: PayloadSpec = {
+  projection: customersProjection, target: aggregateId, serialize: (d) => toCustomer(d as never),
+  crossStream: ['conversation_count', 'first_contact_at', 'last_contact_at'],
+};
+
+/** Webhook event type → how its `data` is made. Types not listed are not delivered. */
+export const PAYLOADS: Record<string, PayloadSpec> = {
+  'conversation.created': conversation,
+  'conversation.updated': conversation,
+  'conversation.closed': conversation,
+  'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never) },
+  'customer.created': customer,
+  'customer.updated': customer,
+};
+
+/**
+ * The resource as it stood right after the event: the event's own stream folded up to it
+ * through the same pure projection that keeps the read model. Deterministic, so a redelivery
+ * or a replay gives the same payload.
+ */
+export class Payloads {
+  constructor(private readonly events: EventStore, private readonly app: Application) {}
+
+  async build(event: RecordedEvent): Promise<Record<string, unknown> | null> {
+    const spec = PAYLOADS[event.type];
+    if (!spec) return null;
+    const id = spec.target(event as unknown as ProjectedEvent);
+    let doc: Doc | null = null;
+    for (const e of await this.events.readStream(event.stream)) {
+      if (e.revision > event.revision) break;
+      const projected = e as unknown as ProjectedEvent;
+      if (spec.projection.handles.includes(projected.type) && spec.projection.targets(projected).includes(id)) doc = spec.projection.apply(doc, projected);
+    }
+    if (!doc) return null;
+    if (spec.crossStream) {
+      const current = await this.app.engines.reads.collection(spec.projection.collection).get(id);
+      if (current) for (const field of spec.crossStream) doc = { ...doc, [field]: current[field] };
+    }
+    return spec.serialize(doc) as Record<string, unknown>;
+  }
+}

@@ -1,0 +1,1 @@
+export { Relay } from './relay';

@@ -1,0 +1,197 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { verifyWebhook } from '@support/webhooks';
+import { expectError } from '../support/expect';
+import { Receiver, webhookEnv } from '../support/receiver';
+import { removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant, until } from '../support/workspace';
+
+let svc: Service;
+let receiver: Receiver;
+const dir = tempDir();
+t.before(async () => {
+  receiver = await Receiver.start();
+  svc = await startService(dir, webhookEnv(receiver));
+});
+t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+
+const endpoint = async (ws: Tenant, path: string, enabled_events: string[] = ['*']) => {
+  const r = await ws.api.post('/webhook_endpoints', { url: receiver.url(path), enabled_events, description: `to ${path}` });
+  if (r.status !== 201) throw new Error(`endpoint not created: ${r.text}`);
+  return r.body as { id: string; secret: string };
+};
+
+t.test('endpoint CRUD: secret only on create and roll, validation, delete', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const created = await ws.api.post('/webhook_endpoints', { url: receiver.url('/crud'), enabled_events: ['conversation.created', 'message.created'] });
+  t.equal(created.status, 201);
+  t.match(created.body, {
+    object: 'webhook_endpoint', id: /^we_/, url: receiver.url('/crud'), description: null, enabled_events: ['conversation.created', 'message.created'],
+    status: 'enabled', consecutive_failures: 0, last_error_at: null, disabled_at: null, secret: /^whsec_/, created_at: String, updated_at: String,
+  });
+  const id = created.body.id;
+  const got = await ws.api.get(`/webhook_endpoints/${id}`);
+  t.notOk('secret' in got.body, 'no secret on GET');
+  t.notOk('secret' in (await ws.api.get('/webhook_endpoints')).body.data[0], 'no secret in the list');
+  const patched = await ws.api.patch(`/webhook_endpoints/${id}`, { description: 'Orders', enabled_events: ['*'] });
+  t.match(patched.body, { description: 'Orders', enabled_events: ['*'] });
+  t.notOk('secret' in patched.body);
+  const rolled = await ws.api.post(`/webhook_endpoints/${id}/roll_secret`);
+  t.equal(rolled.status, 200);
+  t.match(rolled.body.secret, /^whsec_/);
+  t.not(rolled.body.secret, created.body.secret);
+  t.match((await ws.api.patch(`/webhook_endpoints/${id}`, { status: 'disabled' })).body, { status: 'disabled', disabled_at: String });
+  t.match((await ws.api.patch(`/webhook_endpoints/${id}`, { status: 'enabled' })).body, { status: 'enabled', disabled_at: null });
+  for (const bad of [
+    { url: 'http://example.com/hook', enabled_events: ['*'] },
+    { url: receiver.url(), enabled_events: ['conversation.deleted'] },
+    { url: receiver.url(), enabled_events: ['*', 'message.created'] },
+    { url: receiver.url(), enabled_events: [] },
+    { url: 'not a url', enabled_events: ['*'] },
+  ]) expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
+  expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
+  t.same((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
+  expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');
+  expectError(t, await ws.api.get('/webhook_endpoints/bogus'), 400);
+  const other = await tenant(svc.baseUrl, dir);
+  const mine = await endpoint(ws, '/crud2');
+  expectError(t, await other.api.get(`/webhook_endpoints/${mine.id}`), 404, 'not_found');
+  expectError(t, await other.api.post(`/webhook_endpoints/${mine.id}/roll_secret`), 404, 'not_found');
+});
+
+t.test('a delivery: envelope, every header, signature over the exact bytes', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = await endpoint(ws, '/signed', ['conversation.created']);
+  const conversation = (await ws.api.post('/conversations', { metadata: { ref: 'x' } })).body;
+  const [hit] = await receiver.waitFor('/signed', 1);
+  t.match(hit.headers, {
+    'content-type': 'application/json', 'user-agent': 'Service-Webhooks/1.0', 'service-event-type': 'conversation.created',
+    'service-event-id': /^evt_/, 'service-webhook-id': /^whd_/, 'service-signature': /^t=\d+,v1=[0-9a-f]{64}$/,
+  });
+  t.match(hit.body, { id: hit.headers['service-event-id'], type: 'conversation.created', created_at: String, data: { object: 'conversation', id: conversation.id } });
+  t.same(hit.body.data, conversation, 'data is the conversation resource');
+  t.ok(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, ep.secret), 'signature verifies over the raw bytes');
+  t.notOk(verifyWebhook(Buffer.from(JSON.stringify(hit.body, null, 1)), hit.headers['service-signature'] as string, ep.secret), 're-serialized bytes fail');
+  t.notOk(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, 'whsec_wrong'), 'another secret fails');
+  const deliveries = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body;
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
+  const [delivery] = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
+  t.equal(deliveries.object, 'list');
+  t.match(delivery, { object: 'webhook_delivery', id: hit.headers['service-webhook-id'], event_id: hit.body.id, event_type: 'conversation.created', status: 'succeeded', attempt_count: 1, response_status: 200, response_body: 'ok', next_retry_at: null, last_attempt_at: String });
+  const events = (await ws.api.get('/events')).body.data;
+  t.match(events[0], { object: 'event', id: hit.body.id, type: 'conversation.created', data: { id: conversation.id } });
+});
+
+t.test('subscriptions filter by type; message.created data is the message resource; the events log keeps only subscribed types', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  await endpoint(ws, '/only-messages', ['message.created']);
+  await ws.api.post('/customers', { email: 'nobody-listens@example.com' });
+  const c = (await ws.api.post('/conversations')).body;
+  const m = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Hi!', client_message_id: 'm-1' })).body;
+  const [hit] = await receiver.waitFor('/only-messages', 1);
+  t.equal(hit.body.type, 'message.created');
+  t.same(hit.body.data, m, 'data is shaped exactly like the message resource');
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(receiver.on('/only-messages').length, 1, 'conversation.created was not sent to it');
+  const types = (await ws.api.get('/events')).body.data.map((e: { type: string }) => e.type);
+  t.same(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
+  const all = await endpoint(ws, '/everything');
+  await ws.api.patch(`/conversations/${c.id}`, { status: 'closed' });
+  const hits = await receiver.waitFor('/everything', 2);
+  t.same(hits.map((h) => h.body.type).sort(), ['conversation.closed', 'conversation.updated']);
+  t.equal(hits.find((h) => h.body.type === 'conversation.closed')!.body.data.status, 'closed');
+  t.ok(all.id);
+});
+
+t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After honoured', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  let calls = 0;
+  receiver.reply = (r) => {
+    if (r.path !== '/flaky') return { status: 200 };
+    calls += 1;
+    return calls === 1 ? { status: 500, body: 'boom' } : calls === 2 ? { status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' } : { status: 204 };
+  };
+  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  const ep = await endpoint(ws, '/flaky', ['customer.created']);
+  await ws.api.post('/customers', { email: 'retry@example.com' });
+  const hits = await receiver.waitFor('/flaky', 3, 8000);
+  t.equal(new Set(hits.map((h) => h.headers['service-webhook-id'])).size, 1, 'one delivery, three attempts');
+  t.equal(new Set(hits.map((h) => h.raw.toString())).size, 1, 'the same bytes every attempt');
+  // Retry-After (1 s) is honoured up to the backoff ceiling, 400 ms here; the attempt's own
+  // backoff would have been 200 ms plus at most 10 % jitter.
+  t.ok(hits[2].at - hits[1].at >= 380, `Retry-After was honoured up to the ceiling (${hits[2].at - hits[1].at} ms)`);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0].status === 'succeeded', 3000);
+  t.match((await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { attempt_count: 3, response_status: 204, status: 'succeeded' });
+  t.equal((await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.consecutive_failures, 0, 'a success resets the counter');
+});
+
+t.test('15 consecutive failures disable the endpoint and mail the workspace; re-enabling clears the counter', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--email', 'ops@example.com'] });
+  receiver.reply = (r) => (r.path === '/down' ? { status: 503, body: 'maintenance' } : { status: 200 });
+  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  const ep = await endpoint(ws, '/down', ['customer.created']);
+  for (let i = 0; i < 2; i++) await ws.api.post('/customers', { email: `down${i}@example.com` });
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 15_000);
+  const disabled = (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body;
+  t.match(disabled, { status: 'disabled', consecutive_failures: 15, disabled_at: String, last_error_at: String });
+  const outbox = join(dir, 'outbox');
+  await until(async () => readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(ep.id)).length >= 2, 3000);
+  // The .eml bodies are quoted-printable: undo soft line breaks and =XX escapes before reading.
+  const decode = (m: string) => m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const mails = readdirSync(outbox).map((f) => decode(readFileSync(join(outbox, f), 'utf8'))).filter((m) => m.includes(ep.id));
+  const warning = mails.find((m) => /is failing/.test(m));
+  const notice = mails.find((m) => /was disabled/.test(m));
+  t.ok(warning, 'a warning at 10 failures');
+  t.ok(notice, 'a notice when disabled');
+  t.match(notice, /To: ops@example\.com/);
+  t.ok(notice?.includes(`URL: ${receiver.url('/down')}`), 'the notice names the URL');
+  t.match(notice, /HTTP 503/);
+  const count = receiver.on('/down').length;
+  await ws.api.post('/customers', { email: 'while-disabled@example.com' });
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(receiver.on('/down').length, count, 'nothing is sent to a disabled endpoint');
+  const enabled = (await ws.api.patch(`/webhook_endpoints/${ep.id}`, { status: 'enabled' })).body;
+  t.match(enabled, { status: 'enabled', consecutive_failures: 0, disabled_at: null });
+});
+
+t.test('410 Gone disables the endpoint at once', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  receiver.reply = (r) => (r.path === '/gone' ? { status: 410 } : { status: 200 });
+  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  const ep = await endpoint(ws, '/gone', ['customer.created']);
+  await ws.api.post('/customers', { email: 'gone@example.com' });
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 5000);
+  t.equal(receiver.on('/gone').length, 1);
+  t.match((await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { status: 'failed', response_status: 410, attempt_count: 1 });
+});
+
+t.test('roll_secret: the next delivery is signed with the new secret only', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = await endpoint(ws, '/rolled', ['customer.created']);
+  const { secret } = (await ws.api.post(`/webhook_endpoints/${ep.id}/roll_secret`)).body;
+  await ws.api.post('/customers', { email: 'rolled@example.com' });
+  const [hit] = await receiver.waitFor('/rolled', 1);
+  t.ok(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, secret));
+  t.notOk(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, ep.secret), 'the old secret stopped working');
+});
+
+t.test('test sends a ping; retry re-sends a delivery', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = await endpoint(ws, '/ping', ['ticket.created']);
+  const r = await ws.api.post(`/webhook_endpoints/${ep.id}/test`);
+  t.same(r.body, { object: 'webhook_endpoint', id: ep.id, test_event_enqueued: true });
+  const [ping] = await receiver.waitFor('/ping', 1);
+  t.match(ping.body, { type: 'ping', id: /^evt_/, data: { object: 'webhook_endpoint', id: ep.id } });
+  t.ok(verifyWebhook(ping.raw, ping.headers['service-signature'] as string, ep.secret));
+  const delivery = ping.headers['service-webhook-id'] as string;
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
+  const retry = await ws.api.post(`/webhook_endpoints/${ep.id}/deliveries/${delivery}/retry`);
+  t.same(retry.body, { object: 'webhook_delivery', id: delivery, retry_enqueued: true });
+  const hits = await receiver.waitFor('/ping', 2);
+  t.equal(hits[1].headers['service-webhook-id'], delivery);
+  t.equal(hits[1].body.id, ping.body.id, 'the same event');
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count === 2, 3000);
+  expectError(t, await ws.api.post(`/webhook_endpoints/${ep.id}/deliveries/whd_01ARZ3NDEKTSV4RRFFQ69G5FAV/retry`), 404, 'not_found');
+  t.equal((await ws.api.get('/events')).body.data[0].type, 'ping');
+});
