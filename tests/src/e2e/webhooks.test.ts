@@ -4,7 +4,7 @@ import t from 'tap';
 import { verifyWebhook } from '@support/webhooks';
 import { expectError } from '../support/expect';
 import { Receiver, webhookEnv } from '../support/receiver';
-import { removeDir, Service, startService, tempDir } from '../support/service';
+import { admin, removeDir, Service, startService, tempDir } from '../support/service';
 import { Tenant, tenant, until } from '../support/workspace';
 
 let svc: Service;
@@ -51,6 +51,9 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
     { url: 'not a url', enabled_events: ['*'] },
   ]) expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
   expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
+  const replay = await admin(dir, 'events', 'replay', '--workspace', ws.workspaceId);
+  t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
+  t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
   t.same((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
   expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');
   expectError(t, await ws.api.get('/webhook_endpoints/bogus'), 400);

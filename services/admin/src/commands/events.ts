@@ -2,6 +2,10 @@ import type { Application } from '@support/application';
 import { formatPosition, parsePosition, START } from '@support/eventstore';
 import { flags, Output, UsageError } from '../cli';
 
+/** Webhook signing secrets are in the log (the dispatcher signs with them) but not in an audit print. */
+const redact = (data: unknown) =>
+  data && typeof data === 'object' && 'secret' in data ? { ...(data as Record<string, unknown>), secret: '[redacted]' } : data;
+
 /** Audit print of history: one JSON line per event, oldest first, streamed. */
 export const eventsCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
   if (sub !== 'replay') throw new UsageError('events commands: replay');
@@ -16,7 +20,7 @@ export const eventsCommand = async (app: Application, out: Output, [sub, ...args
     if (batch.length === 0) break;
     for (const e of batch) {
       if (typeof v.workspace === 'string' && e.metadata.workspace_id !== v.workspace) continue;
-      const line = { position: formatPosition(e.position), stream: e.stream, revision: e.revision, id: e.id, type: e.type, data: e.data, metadata: e.metadata };
+      const line = { position: formatPosition(e.position), stream: e.stream, revision: e.revision, id: e.id, type: e.type, data: redact(e.data), metadata: e.metadata };
       if (!process.stdout.write(JSON.stringify(line) + '\n')) await new Promise((r) => process.stdout.once('drain', r));
       count += 1;
     }

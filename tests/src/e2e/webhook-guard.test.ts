@@ -1,0 +1,79 @@
+import t from 'tap';
+import { client } from '../support/client';
+import { expectError } from '../support/expect';
+import { Receiver } from '../support/receiver';
+import { removeDir, startService, tempDir } from '../support/service';
+import { tenant, until } from '../support/workspace';
+
+t.test('with the guard on, internal addresses are refused at registration', async (t) => {
+  const dir = tempDir();
+  const svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
+  t.teardown(async () => { await svc.stop(); removeDir(dir); });
+  const ws = await tenant(svc.baseUrl, dir);
+  for (const url of [
+    'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/hook', 'https://172.16.0.1/hook', 'https://192.168.1.1/hook',
+    'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/hook', 'https://[::1]/hook', 'https://[fd00::1]/hook',
+    'https://[fe80::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://0.0.0.0/hook', 'https://metadata.google.internal/computeMetadata',
+    'http://example.com/hook', 'https://user:pass@example.com/hook',
+  ]) {
+    const r = await ws.api.post('/webhook_endpoints', { url, enabled_events: ['*'] });
+    expectError(t, r, 400, 'validation_error');
+    t.match(r.body.error.message, /^url refused: /, url);
+  }
+  const created = await ws.api.post('/webhook_endpoints', { url: 'https://93.184.215.14/hook', enabled_events: ['*'] });
+  t.equal(created.status, 201, 'a public address is accepted');
+  expectError(t, await ws.api.patch(`/webhook_endpoints/${created.body.id}`, { url: 'https://10.0.0.1/x' }), 400, 'validation_error');
+});
+
+t.test('the guard is checked again at every delivery: a refusal is a recorded failure, not a crash', async (t) => {
+  const dir = tempDir();
+  const receiver = await Receiver.start();
+  const base = { NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '200' };
+  // Registered while the operator allow-listed the receiver's address…
+  let svc = await startService(dir, { ...base, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' });
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/guarded', '127.0.0.1'), enabled_events: ['customer.created'] })).body;
+  t.match(ep.id, /^we_/, 'an allow-listed CIDR passes the guard');
+  await ws.api.post('/customers', { email: 'allowed@example.com' });
+  await receiver.waitFor('/guarded', 1);
+  await svc.stop();
+  // …then the allow-list is withdrawn: deliveries to that address are refused from now on.
+  svc = await startService(dir, base);
+  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  const api = client(svc.baseUrl, ws.key);
+  await api.post('/customers', { email: 'refused@example.com' });
+  await until(async () => ((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count ?? 0) >= 2, 5000);
+  const [latest] = (await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
+  t.match(latest, { event_type: 'customer.created', response_status: null, last_error: /loopback/ });
+  t.equal(receiver.on('/guarded').length, 1, 'nothing reached the receiver');
+  t.ok((await api.get(`/webhook_endpoints/${ep.id}`)).body.consecutive_failures >= 2, 'counted as failures');
+  t.equal((await api.get('/me')).status, 200, 'the service is fine');
+});
+
+t.test('a restart in the middle of a retry schedule: the due retry is sent after it, once', async (t) => {
+  const dir = tempDir();
+  const receiver = await Receiver.start();
+  let fail = true;
+  receiver.reply = () => (fail ? { status: 500 } : { status: 200 });
+  // A 1.5 s first backoff: the service is down when the retry falls due.
+  const env = { NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_BASE_MS: '1500', WEBHOOK_RETRY_MAX_MS: '3000' };
+  let svc = await startService(dir, env);
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/restart'), enabled_events: ['customer.created'] })).body;
+  await ws.api.post('/customers', { email: 'restart@example.com' });
+  await receiver.waitFor('/restart', 1);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count === 1, 3000);
+  t.equal(await svc.stop(), 0);
+  fail = false;
+  await new Promise((r) => setTimeout(r, 2000));
+  t.equal(receiver.on('/restart').length, 1, 'nothing was sent while down');
+  svc = await startService(dir, env);
+  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  const hits = await receiver.waitFor('/restart', 2, 5000);
+  const api = client(svc.baseUrl, ws.key);
+  await until(async () => (await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
+  t.match((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { attempt_count: 2, status: 'succeeded' });
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(receiver.on('/restart').length, 2, 'the retry was sent once');
+  t.equal(hits[0].headers['service-webhook-id'], hits[1].headers['service-webhook-id']);
+});
