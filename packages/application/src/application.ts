@@ -67,7 +67,8 @@ export class Application {
     this.tags = new Tags(deps, reservations);
     this.imports = new Imports(deps, this.workspaces);
     this.reads = new ReadModels(this.engines.reads);
-    this.conversations = new Conversations(deps, this.customers, async () => null);
+    // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
+    this.conversations = new Conversations(deps, this.customers, async (ws, type) => (await this.reads.channels.find(ws, { where: { type }, limit: 1 })).items[0]?.id ?? null);
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);

@@ -1,5 +1,5 @@
 import {
-  AckPolicy, ConsumerInfo, ConsumerMessages, DeliverPolicy, DiscardPolicy, JetStreamClient, JetStreamManager, JsMsg,
+  AckPolicy, Consumer, ConsumerInfo, ConsumerMessages, DeliverPolicy, DiscardPolicy, JetStreamClient, JetStreamManager, JsMsg,
   NatsConnection, NatsError, RetentionPolicy, StorageType, StreamConfig, connect, nanos,
 } from 'nats';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
@@ -36,57 +36,56 @@ const decoder = new TextDecoder();
 const encode = (data: unknown): Uint8Array => (data === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(data)));
 const decode = (bytes: Uint8Array): unknown => (bytes.length === 0 ? undefined : JSON.parse(decoder.decode(bytes)));
 
-/** One consume() call: a pull loop on the shared durable, handling one message at a time. */
+const PULL_EXPIRES_MS = 5_000;
+const RETRY_AFTER_ERROR_MS = 1_000;
+
+/**
+ * One consume() call: a loop that pulls one message from the shared durable, handles it, and
+ * only then pulls the next. Nothing waits in this client's buffer while its ack wait runs, and
+ * the durable's other subscribers get the messages this one is not ready for.
+ */
 class NatsSubscription implements BusSubscription {
-  private readonly queue: { m: JsMsg; at: number }[] = [];
-  private wake: (() => void) | undefined;
   private stopped = false;
-  private done: Promise<void> = Promise.resolve();
-  private messages: ConsumerMessages | undefined;
+  private fetching: ConsumerMessages | undefined;
+  private wakeFromPause: (() => void) | undefined;
+  private readonly done: Promise<void>;
 
   constructor(
+    private readonly consumer: Consumer,
     private readonly handler: (message: BusMessage) => Promise<void>,
-    private readonly ackWaitMs: number,
     private readonly unprefix: (subject: string) => string,
+    private readonly connectionClosed: () => boolean,
     private readonly onClosed: () => void,
-  ) {}
-
-  /** For the pull consumer's callback: called as each message arrives. */
-  readonly arrive = (m: JsMsg): void => {
-    if (this.stopped) { m.nak(); return; }
-    this.queue.push({ m, at: Date.now() });
-    this.notify();
-  };
-
-  start(messages: ConsumerMessages): void {
-    this.messages = messages;
-    // The pull loop ends by itself when the consumer or stream is deleted or the connection closes.
-    messages.closed().then(() => this.stop(), () => this.stop());
+  ) {
     this.done = this.loop();
   }
 
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
   private async loop(): Promise<void> {
-    while (!this.stopped) {
-      const next = this.queue.shift();
-      if (next) await this.handle(next.m, next.at);
-      else await new Promise<void>((resolve) => { this.wake = resolve; });
+    while (!this.stopped && !this.connectionClosed()) {
+      try {
+        const batch = await this.consumer.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS });
+        this.fetching = batch;
+        if (this.stopped) batch.stop();
+        for await (const m of batch) {
+          if (this.stopped) m.nak(); // arrived as close() was called: back to the durable at once
+          else await this.handle(m);
+        }
+      } catch {
+        // The pull failed: disconnected, heartbeats missed, consumer or stream gone. Try again
+        // shortly (the client reconnects by itself) unless closing.
+        if (!this.stopped) await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, RETRY_AFTER_ERROR_MS);
+          this.wakeFromPause = () => { clearTimeout(timer); resolve(); };
+        });
+      } finally {
+        this.fetching = undefined;
+        this.wakeFromPause = undefined;
+      }
     }
-    // Pulled but never handed to the handler: give them back at once rather than letting
-    // them wait out the ack wait.
-    for (const { m } of this.queue.splice(0)) m.nak();
     this.onClosed();
   }
 
-  private async handle(m: JsMsg, receivedAt: number): Promise<void> {
-    // A message that waited in this client longer than the ack wait has already been handed
-    // out again by the server: handling it here too would only duplicate the work.
-    if (Date.now() - receivedAt >= this.ackWaitMs) return;
+  private async handle(m: JsMsg): Promise<void> {
     let data: unknown;
     try {
       data = decode(m.data);
@@ -116,16 +115,13 @@ class NatsSubscription implements BusSubscription {
     }
   }
 
-  private stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    void this.messages?.close();
-    this.notify();
-  }
-
-  /** Stops pulling and waits for the message being handled, if any. */
+  /** Stops pulling (a pending pull is withdrawn) and waits for the message being handled, if any. */
   async close(): Promise<void> {
-    this.stop();
+    if (!this.stopped) {
+      this.stopped = true;
+      this.fetching?.stop();
+      this.wakeFromPause?.();
+    }
     await this.done;
   }
 }
@@ -197,15 +193,11 @@ export class NatsBus implements Bus {
 
   async consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
     if (this.closed) throw new Error('bus: closed');
-    const filter = this.wire(options.subject);
-    const info = await this.ensureConsumer(options.durable, filter, options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
+    await this.ensureConsumer(options.durable, this.wire(options.subject), options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const consumer = await this.js.consumers.get(this.stream, options.durable);
-    // One message per pull: a message never waits in this client's buffer while another one
-    // is handled (its ack wait would be running), and competing consumers share the work.
-    // Short pull expiry so that a closed subscription's pending pull ends soon on the server.
-    const ackWaitMs = Math.round((info.config.ack_wait ?? 0) / 1e6) || DEFAULT_ACK_WAIT_MS;
-    const subscription: NatsSubscription = new NatsSubscription(handler, ackWaitMs, this.unprefix, () => this.subscriptions.delete(subscription));
-    subscription.start(await consumer.consume({ max_messages: 1, expires: 5_000, callback: subscription.arrive }));
+    const subscription: NatsSubscription = new NatsSubscription(
+      consumer, handler, this.unprefix, () => this.nc.isClosed(), () => this.subscriptions.delete(subscription),
+    );
     this.subscriptions.add(subscription);
     return subscription;
   }

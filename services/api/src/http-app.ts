@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
-import { ApiError, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
+import { identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 
@@ -33,10 +33,7 @@ export const createHttpApp = (app: Application): Koa => {
   });
   mountRoutes(router, app, ROUTES);
   koa.use(router.routes());
-  koa.use(router.allowedMethods({
-    throw: true,
-    methodNotAllowed: () => new ApiError(405, 'Method not allowed on this path; see the Allow header', 'method_not_allowed'),
-    notImplemented: () => new ApiError(501, 'Method not implemented', 'not_implemented'),
-  }));
+  // Sets 405 / 501 with the Allow header; requestContext turns them into the envelope.
+  koa.use(router.allowedMethods());
   return koa;
 };

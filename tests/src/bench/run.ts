@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Child, nodeJson, startNode, stop } from './children';
+import { createConversation, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
 
 /**
  * `npm run bench`: the service against a bare Koa baseline on the same machine, same load.
@@ -13,19 +14,30 @@ const SECONDS = 5;
 const WARMUP_SECONDS = 1;
 const SEED_CUSTOMERS = 200;
 const P99_LIMIT = 2.5;
+// Webhooks: a burst to one conversation for throughput, then a fixed rate for end-to-end latency.
+const BURST_MESSAGES = 2000;
+const BURST_CONCURRENCY = 20;
+const LATENCY_RATE = 200;
+const LATENCY_SECONDS = 10;
+const LATENCY_CONVERSATIONS = 20;
+const LATENCY_P99_LIMIT_MS = 250;
+const DELIVERY_TIMEOUT_MS = 60_000;
 
-interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; uniqueBodies?: boolean }
+interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; uniqueBodies?: () => string }
 interface Side { rps: number; p99: number; non2xx: number; errors: number; timeouts: number }
-interface Scenario { name: string; connections: number; minRatio: number; checkP99: boolean; service: Load; baseline: Load }
+/** minRatio null: no target, measured for the record (check column "—"). */
+interface Scenario { name: string; connections: number; minRatio: number | null; checkP99: boolean; service: Load; baseline: Load }
 
-// Unique across every POST run (warm-up included) so each service request creates a new customer.
+// Unique across every POST run (warm-up included) so each service request creates a new customer / message.
 let sent = 0;
 const uniqueBody = () => JSON.stringify({ email: `load${++sent}@example.com`, name: `Load ${sent}` });
+let sentMessages = 0;
+const uniqueMessage = () => JSON.stringify({ content: `Load message ${++sentMessages}` });
 
 const run = async (load: Load, connections: number, duration: number): Promise<Side> => {
   const r = await autocannon({
     url: load.url, connections, pipelining: 1, duration, method: load.method, headers: load.headers,
-    requests: load.uniqueBodies ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: uniqueBody() }) }] : undefined,
+    requests: load.uniqueBodies ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: load.uniqueBodies!() }) }] : undefined,
   });
   return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
 };
@@ -78,13 +90,18 @@ const table = (rows: string[][]) => {
 
 const main = async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'support-bench-'));
+  const caDir = await mkdtemp(path.join(tmpdir(), 'support-bench-ca-'));
   let baseline: Child | undefined;
   let service: Child | undefined;
+  let receiver: Receiver | undefined;
   try {
     baseline = await startNode(path.join(__dirname, 'baseline.js'), {}, /listening on (http:\/\/\S+)/);
+    // Before the service: it trusts the receiver's self-signed certificate from its start.
+    receiver = await startReceiver(caDir);
     // info, not warn: the "listening on" line is an info line; requests themselves log at debug.
     service = await startNode(path.join(ROOT, 'services/standalone/dist/main.js'),
-      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000' },
+      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000',
+        NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
       /listening on (http:\/\/\S+?\/v1)/);
     const base = service.match;
     const x = `${baseline.match}/x`;
@@ -96,6 +113,8 @@ const main = async () => {
     await waitForKey(base, key);
     process.stdout.write(`seeding ${SEED_CUSTOMERS} customers…\n`);
     const id = await seed(base, key);
+    const api = { base, key };
+    const conversation = await createConversation(api);
 
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };
@@ -105,8 +124,12 @@ const main = async () => {
       { name: 'GET /customers?limit=20', connections: 50, minRatio: 0.3, checkP99: true,
         service: { url: `${base}/customers?limit=20`, method: 'GET', headers: auth }, baseline: { url: x, method: 'GET', headers: auth } },
       { name: 'POST /customers', connections: 10, minRatio: 0.15, checkP99: false,
-        service: { url: `${base}/customers`, method: 'POST', headers: json, uniqueBodies: true },
-        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: true } },
+        service: { url: `${base}/customers`, method: 'POST', headers: json, uniqueBodies: uniqueBody },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+      // All on one conversation: the writes serialize on its stream, which grows as the run goes.
+      { name: 'POST /conversations/{id}/messages', connections: 10, minRatio: null, checkP99: false,
+        service: { url: `${base}/conversations/${conversation}/messages`, method: 'POST', headers: json, uniqueBodies: uniqueMessage },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
     ];
 
     const results = [];
@@ -117,7 +140,7 @@ const main = async () => {
       const ratio = bl.rps > 0 ? svc.rps / bl.rps : 0;
       const p99Ratio = bl.p99 > 0 ? svc.p99 / bl.p99 : Infinity;
       const problems = [
-        ratio < s.minRatio ? `throughput < ${s.minRatio}×` : '',
+        s.minRatio !== null && ratio < s.minRatio ? `throughput < ${s.minRatio}×` : '',
         s.checkP99 && p99Ratio > P99_LIMIT ? `p99 > ${P99_LIMIT}×` : '',
         svc.non2xx + svc.errors > 0 ? 'service non-2xx/errors' : '',
         bl.non2xx + bl.errors > 0 ? 'baseline non-2xx/errors' : '',
@@ -130,17 +153,48 @@ const main = async () => {
       ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio (min)', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
       ...results.map((r) => [
         r.scenario, String(r.connections), fmt(r.service.rps), fmt(r.baseline.rps),
-        `${fmt(r.ratio, 2)} (${r.target.minRatio})`, `${r.service.p99} ms`, `${r.baseline.p99} ms`,
+        `${fmt(r.ratio, 2)} (${r.target.minRatio ?? '—'})`, `${r.service.p99} ms`, `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
         `${r.service.non2xx}/${r.service.errors}`, `${r.baseline.non2xx}/${r.baseline.errors}`,
-        r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
+        r.target.minRatio === null ? (r.pass ? '—' : `— (${r.problems.join(', ')})`) : r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
       ]),
     ]);
-    process.stdout.write(`\n${text}\n\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, results })}\n`);
+
+    // Registered only now, so the messages posted above are not delivered (an endpoint gets the events after its creation).
+    await registerEndpoint(api, receiver);
+    process.stdout.write(`webhooks: burst of ${BURST_MESSAGES} messages to one conversation (${BURST_CONCURRENCY} at a time)…\n`);
+    const throughput = await measureThroughput(api, receiver, await createConversation(api), BURST_MESSAGES, BURST_CONCURRENCY, DELIVERY_TIMEOUT_MS);
+    process.stdout.write(`webhooks: ${LATENCY_RATE} messages/s for ${LATENCY_SECONDS} s over ${LATENCY_CONVERSATIONS} conversations…\n`);
+    const conversations: string[] = [];
+    for (let i = 0; i < LATENCY_CONVERSATIONS; i++) conversations.push(await createConversation(api));
+    const latency = await measureLatency(api, receiver, conversations, LATENCY_RATE, LATENCY_SECONDS, LATENCY_P99_LIMIT_MS, DELIVERY_TIMEOUT_MS);
+    const latencyProblems = [
+      !(latency.p99 < LATENCY_P99_LIMIT_MS) ? `p99 ≥ ${LATENCY_P99_LIMIT_MS} ms` : '',
+      latency.matched < latency.accepted ? `${latency.accepted - latency.matched} not delivered` : '',
+      latency.non2xx > 0 ? 'non-2xx/errors' : '',
+    ].filter(Boolean);
+    const statuses = (byStatus: Record<string, number>) => Object.entries(byStatus).filter(([s]) => s !== '201').map(([s, c]) => `${c}×${s}`).join(' ');
+    const hooks = table([
+      ['webhooks', 'sent', 'send rate', 'non2xx', 'received', 'deliveries/s', 'p50', 'p99', 'max', 'total', 'check'],
+      ['burst (throughput)', String(throughput.messages), `${fmt(throughput.postRate)}/s`, String(throughput.non2xx),
+        `${throughput.received}/${throughput.posted}${throughput.duplicates ? ` +${throughput.duplicates} dup` : ''}`, fmt(throughput.deliveriesPerSecond),
+        '—', '—', '—', `${fmt(throughput.totalSeconds, 1)} s`,
+        [throughput.complete ? '—' : `— (${throughput.posted - throughput.received} not delivered within ${DELIVERY_TIMEOUT_MS / 1000} s)`,
+          throughput.non2xx ? `non-2xx: ${statuses(throughput.statuses)}` : ''].filter(Boolean).join('; ')],
+      [`${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (latency)`, String(latency.sent), `${fmt(latency.sendRate)}/s`, String(latency.non2xx),
+        `${latency.matched}/${latency.accepted}${latency.duplicates ? ` +${latency.duplicates} dup` : ''}`, '—',
+        `${fmt(latency.p50)} ms`, `${fmt(latency.p99)} ms (<${LATENCY_P99_LIMIT_MS})`, `${fmt(latency.max)} ms`, '—',
+        [latencyProblems.length === 0 ? 'PASS' : `BELOW TARGET: ${latencyProblems.join(', ')}`,
+          latency.non2xx ? `non-2xx: ${statuses(latency.statuses)}` : ''].filter(Boolean).join('; ')],
+    ]);
+    process.stdout.write(`\n${text}\n\n${hooks}\n\n`);
+    const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems } };
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, results, webhooks })}\n`);
   } finally {
     await Promise.all([stop(service?.proc), stop(baseline?.proc)]);
+    await receiver?.close();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(caDir, { recursive: true, force: true });
   }
 };
 

@@ -1,7 +1,9 @@
 import t from 'tap';
 import { expectError } from '../support/expect';
-import { admin, removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant } from '../support/workspace';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant, until } from '../support/workspace';
 
 let svc: Service;
 let ws: Tenant;
@@ -127,4 +129,21 @@ t.test('scopes: messages:write to post, conversations:write to create', async (t
   const r = await o.api.post(`/conversations/${c.id}/messages`, { content: 'x' });
   expectError(t, r, 403, 'insufficient_scope');
   t.same(r.body.error.details.required, ['messages:write']);
+});
+
+t.test('a conversation on a kind of channel joins the workspace channel of that kind, whose count follows', async (t) => {
+  const o = await tenant(svc.baseUrl, dir);
+  const file = join(tempDir('import-'), 'channels.json');
+  writeFileSync(file, JSON.stringify({ channels: [{ type: 'widget', name: 'Site widget', status: 'connected' }, { type: 'whatsapp', name: 'WA' }] }));
+  const report = await adminJson<{ channels: { ids: string[] } }>(dir, 'import', '--workspace', o.workspaceId, '--file', file);
+  const [widget] = report.channels.ids;
+  await until(async () => (await o.api.get('/channels')).body.data.length === 2, 3000);
+  const a = (await o.api.post('/conversations', { channel: 'widget' })).body;
+  await o.api.post('/conversations', { channel: 'widget' });
+  await o.api.post('/conversations', { channel: 'api' });
+  t.equal(a.channel_id, widget);
+  const channels = (await o.api.get('/channels')).body.data as { id: string; conversation_count: number }[];
+  t.equal(channels.find((c) => c.id === widget)?.conversation_count, 2);
+  t.equal(channels.find((c) => c.id !== widget)?.conversation_count, 0);
+  t.same((await o.api.get(`/conversations?channel_id=${widget}`)).body.data.length, 2);
 });

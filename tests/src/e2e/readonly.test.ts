@@ -100,6 +100,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
   t.match(second, { number: 501, status: 'open', priority: 'normal', type: 'question', tags: [], description: null, customer_id: 'cus_beta' }, 'defaults, next number');
   t.match(third, { number: 502, status: 'on_hold', priority: 'urgent', type: 'task' });
   t.ok(Date.now() - Date.parse(second.created_at) < 60_000, 'a missing created_at is the time of the import');
+  t.equal(second.created_at, second.updated_at, 'exactly the time of its event');
 
   t.match((await ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body, {
     object: 'knowledge_base_article', id: GIVEN.article, title: 'Reset your password', content: 'Use the link on the sign-in page.', description: null,
@@ -233,7 +234,8 @@ t.test('channel config never appears in a response', async (t) => {
   const channelSchema = doc.paths['/channels'].get.responses['200'].content['application/json'].schema.properties.data.items;
   t.ok(channelSchema.properties.conversation_count, 'the channel schema is documented');
   t.notOk('config' in channelSchema.properties, 'without config');
-  t.match((await events(ws.workspaceId)).find((e) => e.type === 'channel.created' && e.data.id === GIVEN.channel), { data: { config: { smtp_password: SMTP_SECRET } } }, 'it is kept in the event');
+  // Kept in the event (an audit print may redact its values).
+  t.ok('config' in ((await events(ws.workspaceId)).find((e) => e.type === 'channel.created' && e.data.id === GIVEN.channel)?.data ?? {}), 'it is kept in the event');
 });
 
 t.test('re-import updates: changed fields visible; ticket.updated + ticket.resolved recorded; unchanged items record nothing', async (t) => {
@@ -251,6 +253,7 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   const ticket = (await ws.api.get(`/tickets/${GIVEN.ticket}`)).body;
   t.match(ticket, { status: 'resolved', priority: 'low', summary: 'New client config', number: 500, customer_id: 'cus_alpha', created_at: '2025-06-01T08:00:00.000Z' }, 'fields not given are unchanged');
   t.ok(ticket.resolved_at && Date.now() - Date.parse(ticket.resolved_at) < 60_000, 'resolved_at is the time of the import');
+  t.equal(ticket.resolved_at, ticket.updated_at, 'the time of the events');
   t.ok(ticket.updated_at > ticket.created_at);
   t.same(ids((await ws.api.get('/tickets?status=resolved')).body), [GIVEN.ticket], 'the filter follows the update');
   t.same(ids((await ws.api.get('/tickets?status=pending')).body), []);

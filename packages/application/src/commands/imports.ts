@@ -69,8 +69,10 @@ export class Imports {
       const spec = SPECS[kind];
       const planned = plans.get(kind)!;
       for (const item of planned) {
-        const command = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), input: item.input }, numbers);
-        const { events, position } = await execute(this.deps, ctx, spec.aggregate, spec.stream(item.id), command);
+        // One instant per item: the command's `at` (default created_at) is also the event's time.
+        const now = this.deps.clock.now();
+        const command = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input }, numbers);
+        const { events, position } = await execute({ ...this.deps, clock: { now: () => now } }, ctx, spec.aggregate, spec.stream(item.id), command);
         if (events.length === 0) outcome.unchanged += 1;
         else if (events[0].type.endsWith('.created')) outcome.created += 1;
         else outcome.updated += 1;
