@@ -5,6 +5,7 @@ import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
 import { Conversations } from './commands/conversations';
 import { WebhookEndpoints } from './commands/webhook-endpoints';
+import { TicketActivity } from './commands/ticket-activity';
 import { WebhookRecords } from './webhooks/records';
 import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
@@ -46,6 +47,7 @@ export class Application {
   readonly imports: Imports;
   readonly conversations: Conversations;
   readonly webhookEndpoints: WebhookEndpoints;
+  readonly ticketActivity: TicketActivity;
   readonly webhookRecords: WebhookRecords;
   readonly limiter: RateLimiter;
   readonly idempotency: IdempotencyStore;
@@ -71,6 +73,7 @@ export class Application {
     this.conversations = new Conversations(deps, this.customers, async (ws, type) => (await this.reads.channels.find(ws, { where: { type }, limit: 1 })).items[0]?.id ?? null);
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
+    this.ticketActivity = new TicketActivity(deps);
     this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);
     this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
     this.authenticate = authenticator(this.reads, this.clock);

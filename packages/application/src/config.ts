@@ -22,6 +22,8 @@ export interface Config {
   };
   /** Mail for workspace notices; unset: .eml files under $DATA_DIR/outbox. */
   smtpUrl?: string;
+  /** How often the SLA monitor scans open tickets. */
+  slaIntervalMs: number;
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -49,4 +51,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     retryMaxMs: int(env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 'WEBHOOK_RETRY_MAX_MS'),
   },
   smtpUrl: env.SMTP_URL || undefined,
+  slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
 });

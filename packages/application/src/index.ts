@@ -17,6 +17,7 @@ export * from './commands/import-file';
 export * from './commands/imports';
 export * from './commands/conversations';
 export * from './commands/webhook-endpoints';
+export * from './commands/ticket-activity';
 export * from './webhooks/ids';
 export * from './webhooks/records';
 export * from './queries/read-models';

@@ -29,7 +29,6 @@ const STREAM_NOT_FOUND = 10059;
 const CONSUMER_NOT_FOUND = 10014;
 
 const apiErrorCode = (e: unknown): number | undefined => (e instanceof NatsError ? e.api_error?.err_code : undefined);
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -129,8 +128,10 @@ class NatsSubscription implements BusSubscription {
 /**
  * The bus on NATS JetStream. One stream (file storage, limits retention with a max age, a
  * duplicate window for dedup by `Nats-Msg-Id`) carries all subjects; each durable is a durable
- * pull consumer (explicit acks, unlimited deliveries, deliver-new: like the in-process bus it
- * receives what is published after it was first created). Every consume() runs its own pull
+ * pull consumer (explicit acks, unlimited deliveries). A new durable starts from the oldest
+ * message still in the stream (deliver-all), unlike the in-process bus, which keeps no history:
+ * a publisher that runs before its consumer was ever created (the relay before the dispatcher's
+ * first start) loses nothing. Every consume() runs its own pull
  * loop on the durable, so calls sharing a durable name compete for its messages; each loop
  * handles one message at a time (scale out with more consumers).
  */
@@ -193,6 +194,9 @@ export class NatsBus implements Bus {
 
   async consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
     if (this.closed) throw new Error('bus: closed');
+    if (!this.subjects.some((s) => filterWithin(this.wire(options.subject), s))) {
+      throw new Error(`bus: filter ${options.subject} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
+    }
     await this.ensureConsumer(options.durable, this.wire(options.subject), options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const consumer = await this.js.consumers.get(this.stream, options.durable);
     const subscription: NatsSubscription = new NatsSubscription(
@@ -207,9 +211,6 @@ export class NatsBus implements Bus {
    * options is updated (the last consume() call's options win).
    */
   private async ensureConsumer(durable: string, filter: string, ackWaitMs: number): Promise<ConsumerInfo> {
-    if (!this.subjects.some((s) => filterWithin(filter, s))) {
-      throw new Error(`bus: filter ${filter} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
-    }
     const wanted = { filter_subject: filter, ack_wait: nanos(ackWaitMs) };
     let info: ConsumerInfo | undefined;
     try {
@@ -222,7 +223,7 @@ export class NatsBus implements Bus {
         return await this.jsm.consumers.add(this.stream, {
           durable_name: durable,
           ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.New,
+          deliver_policy: DeliverPolicy.All,
           max_deliver: -1,
           ...wanted,
         });
@@ -260,9 +261,9 @@ const filterWithin = (filter: string, s: string): boolean => {
 
 /**
  * Creates the stream, or brings an existing one up to date: the configured subjects are added
- * to the ones it has (none removed: another deployment may publish on them) and the duplicate
- * window and max age are set. Storage and retention of an existing stream are left as they are
- * (JetStream cannot change them in place).
+ * to the ones it has unless one of them already covers them (none is removed: another
+ * deployment may publish on it), and the duplicate window and max age are set. Storage and
+ * retention of an existing stream are left as they are (JetStream cannot change them in place).
  */
 const ensureStream = async (jsm: JetStreamManager, config: Partial<StreamConfig> & { name: string; subjects: string[] }): Promise<string[]> => {
   for (let attempt = 0; ; attempt++) {
@@ -281,8 +282,9 @@ const ensureStream = async (jsm: JetStreamManager, config: Partial<StreamConfig>
         throw e;
       }
     }
-    const subjects = [...existing.subjects, ...config.subjects.filter((s) => !existing!.subjects.includes(s))];
-    if (sameSet(subjects, existing.subjects) && existing.duplicate_window === config.duplicate_window && existing.max_age === config.max_age) return subjects;
+    const known = existing.subjects;
+    const subjects = [...known, ...config.subjects.filter((s) => !known.some((k) => filterWithin(s, k)))];
+    if (subjects.length === known.length && existing.duplicate_window === config.duplicate_window && existing.max_age === config.max_age) return subjects;
     await jsm.streams.update(config.name, { ...existing, subjects, duplicate_window: config.duplicate_window, max_age: config.max_age });
     return subjects;
   }

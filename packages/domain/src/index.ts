@@ -32,6 +32,8 @@ export * from './imported';
 export * from './ticket/events';
 export * from './ticket/input';
 export * from './ticket/decider';
+export * from './ticket/sla-events';
+export * from './ticket/sla';
 export * from './ticket_number/events';
 export * from './ticket_number/decider';
 export * from './article/events';

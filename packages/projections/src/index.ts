@@ -20,6 +20,7 @@ export { TAGS } from './tags';
 export { conversationsProjection } from './conversations';
 export { customersProjection } from './customers';
 export { messagesProjection } from './messages';
+export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
 export { ARTICLES } from './articles';
 export { CANNED_RESPONSES } from './canned-responses';

@@ -1,21 +1,38 @@
+import { signalKey } from '@support/domain';
 import { aggregateId, Projection } from './projection';
 
 /** Indexes serve the list filters of GET /tickets. */
 export const TICKETS = {
   name: 'tickets',
-  indexes: [['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'priority'], ['workspace_id', 'type'], ['workspace_id', 'customer_id'], ['workspace_id', 'assignee_id']],
+  indexes: [
+    ['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'priority'], ['workspace_id', 'type'], ['workspace_id', 'customer_id'],
+    ['workspace_id', 'assignee_id'], ['workspace_id', 'source_conversation_id'],
+  ],
 } as const;
 
 export const ticketsProjection: Projection = {
   collection: TICKETS,
-  handles: ['ticket.created', 'ticket.updated', 'ticket.resolved'],
+  handles: ['ticket.created', 'ticket.updated', 'ticket.resolved', 'ticket.response_recorded', 'sla.at_risk', 'sla.breached'],
   targets: (e) => [aggregateId(e)],
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
-      case 'ticket.created': return { ...e.data, updated_at: at };
-      case 'ticket.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      // SLA bookkeeping for the monitor: when the next-response target was set, the last reply, signals sent.
+      case 'ticket.created':
+        return { ...e.data, updated_at: at, last_response_at: null, sla_signals: {}, sla_next_response_set_at: e.data.sla_next_response_due_at ? at : null };
+      case 'ticket.updated': {
+        if (!doc) return null;
+        const reset = e.data.changes.sla_next_response_due_at !== undefined ? { sla_next_response_set_at: at } : {};
+        return { ...doc, ...e.data.changes, ...reset, updated_at: at };
+      }
       case 'ticket.resolved': return doc && { ...doc, resolved_at: e.data.resolved_at, updated_at: at };
+      case 'ticket.response_recorded': return doc && { ...doc, last_response_at: e.data.responded_at };
+      case 'sla.at_risk':
+      case 'sla.breached': {
+        if (!doc) return null;
+        const kind = e.type === 'sla.at_risk' ? 'at_risk' : 'breached';
+        return { ...doc, sla_status: kind, sla_signals: { ...(doc.sla_signals as object), [signalKey(kind, e.data.sla_metric, e.data.sla_due_at)]: true }, updated_at: at };
+      }
       default: return doc;
     }
   },

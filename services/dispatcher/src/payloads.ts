@@ -1,14 +1,14 @@
 import type { Application } from '@support/application';
 import type { EventStore, RecordedEvent } from '@support/eventstore';
-import { aggregateId, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent, Projection } from '@support/projections';
+import { aggregateId, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent, Projection, ticketsProjection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { toConversation, toCustomer, toMessage } from '@support/http';
+import { toConversation, toCustomer, toMessage, toTicket } from '@support/http';
 
 interface PayloadSpec {
   projection: Projection;
   /** The document the event is about. */
   target(event: ProjectedEvent): string;
-  serialize(doc: Doc): object;
+  serialize(doc: Doc, event: ProjectedEvent): object;
   /** Fields that come from other streams (counters), taken from the read model. */
   crossStream?: readonly string[];
 }
@@ -19,6 +19,16 @@ const customer: PayloadSpec = {
   crossStream: ['conversation_count', 'first_contact_at', 'last_contact_at'],
 };
 
+const ticket: PayloadSpec = { projection: ticketsProjection, target: aggregateId, serialize: (d) => toTicket(d as never) };
+/** Spec 6.1: the ticket resource plus the metric and the target at risk or missed. */
+const sla: PayloadSpec = {
+  projection: ticketsProjection, target: aggregateId,
+  serialize: (d, e) => {
+    const { sla_metric, sla_due_at } = e.data as { sla_metric: string; sla_due_at: string };
+    return { ...toTicket(d as never), sla_metric, sla_due_at };
+  },
+};
+
 /** Webhook event type → how its `data` is made. Types not listed are not delivered. */
 export const PAYLOADS: Record<string, PayloadSpec> = {
   'conversation.created': conversation,
@@ -27,6 +37,11 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
   'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never) },
   'customer.created': customer,
   'customer.updated': customer,
+  'ticket.created': ticket,
+  'ticket.updated': ticket,
+  'ticket.resolved': ticket,
+  'sla.at_risk': sla,
+  'sla.breached': sla,
 };
 
 /**
@@ -52,6 +67,6 @@ export class Payloads {
       const current = await this.app.engines.reads.collection(spec.projection.collection).get(id);
       if (current) for (const field of spec.crossStream) doc = { ...doc, [field]: current[field] };
     }
-    return spec.serialize(doc) as Record<string, unknown>;
+    return spec.serialize(doc, event as unknown as ProjectedEvent) as Record<string, unknown>;
   }
 }

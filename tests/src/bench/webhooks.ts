@@ -107,18 +107,29 @@ const waitForArrivals = async (receiver: Receiver, prefix: string, count: number
   return arrivalsFor(receiver, prefix);
 };
 
-/** Tallies answers by status; everything not 201 is reported. */
+/** Nearest-rank percentile of sorted values. */
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+
+/** Tallies answers by status (everything not 201 is reported) and their response times. */
 class Statuses {
   readonly byStatus: Record<string, number> = {};
+  readonly times: number[] = [];
   ok = 0;
-  add(status: number | string) {
+  add(status: number | string, ms: number) {
     if (status === 201) this.ok++;
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+    this.times.push(ms);
   }
   get failed() { return Object.entries(this.byStatus).filter(([s]) => s !== '201').reduce((n, [, c]) => n + c, 0); }
+  /** POST response times, ms. */
+  get response() {
+    const sorted = [...this.times].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
+  }
 }
 
 const postMessage = async (api: Api, conversation: string, content: string, statuses: Statuses) => {
+  const start = performance.now();
   try {
     const res = await fetch(`${api.base}/conversations/${conversation}/messages`, {
       method: 'POST',
@@ -126,9 +137,9 @@ const postMessage = async (api: Api, conversation: string, content: string, stat
       body: JSON.stringify({ content }),
     });
     await res.arrayBuffer();
-    statuses.add(res.status);
+    statuses.add(res.status, performance.now() - start);
   } catch (err) {
-    statuses.add(`error: ${(err as Error).message}`);
+    statuses.add(`error: ${(err as Error).message}`, performance.now() - start);
   }
 };
 
@@ -138,6 +149,8 @@ export interface Throughput {
   posted: number;
   non2xx: number;
   statuses: Record<string, number>;
+  /** POST response times, ms. */
+  response: { p50: number; p99: number; max: number };
   /** Wall time of the burst of POSTs, and the rate they were accepted at. */
   postSeconds: number;
   postRate: number;
@@ -167,7 +180,7 @@ export const measureThroughput = async (api: Api, receiver: Receiver, conversati
   const span = times.length > 1 ? (times[times.length - 1] - times[0]) / 1000 : 0;
   const last = times.length ? times[times.length - 1] : posted;
   return {
-    messages, concurrency, posted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus,
+    messages, concurrency, posted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus, response: statuses.response,
     postSeconds: (posted - start) / 1000, postRate: statuses.ok / ((posted - start) / 1000),
     received: first.size, duplicates, complete: first.size >= statuses.ok,
     deliveriesPerSecond: span > 0 ? first.size / span : 0,
@@ -185,6 +198,8 @@ export interface Latency {
   accepted: number;
   non2xx: number;
   statuses: Record<string, number>;
+  /** POST response times, ms: most of the end-to-end time when it is large. */
+  response: { p50: number; p99: number; max: number };
   matched: number;
   duplicates: number;
   p50: number;
@@ -192,9 +207,6 @@ export interface Latency {
   max: number;
   maxP99: number;
 }
-
-/** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
 /**
  * Open loop: one POST every 1000/rate ms whatever the answers, round-robin over the
@@ -232,7 +244,7 @@ export const measureLatency = async (api: Api, receiver: Receiver, conversations
   const p99 = percentile(latencies, 99);
   return {
     targetRate: rate, seconds, conversations: conversations.length, sent: n, sendRate: sendSpan > 0 ? (n - 1) / sendSpan : 0,
-    accepted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus, matched: first.size, duplicates,
+    accepted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus, response: statuses.response, matched: first.size, duplicates,
     p50: percentile(latencies, 50), p99, max: latencies.length ? latencies[latencies.length - 1] : NaN, maxP99,
   };
 };

@@ -58,7 +58,12 @@ class LocalNatsServer {
 
   static async start(): Promise<LocalNatsServer> {
     const server = new LocalNatsServer(await freePort(), mkdtempSync(join(tmpdir(), 'nats-')));
-    await server.run();
+    try {
+      await server.run();
+    } catch (e) {
+      await server.destroy();
+      throw e;
+    }
     return server;
   }
 
@@ -115,7 +120,6 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
   if (!url) {
     server = await LocalNatsServer.start();
     url = server.url;
-    t.teardown(() => server!.destroy());
   }
   const natsUrl = url;
   t.comment(`NATS at ${natsUrl}${server ? ' (nats-server started by this test)' : ' (NATS_URL)'}`);
@@ -132,6 +136,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     return NatsBus.connect(natsUrl, o);
   };
   t.teardown(async () => {
+    if (server) {
+      await server.destroy(); // the store goes with it
+      return;
+    }
     const nc = await connect({ servers: natsUrl });
     const jsm = await nc.jetstreamManager();
     for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
@@ -158,6 +166,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.same([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
     t.same((await jsm.streams.info(o.stream)).config.subjects.sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
     await again.publish('admin.x', 'a1', {});
+    // A subject already covered by the stream's is not added again.
+    const covered = await NatsBus.connect(natsUrl, { ...o, subjects: ['support.ticket.*'] });
+    t.same([...covered.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    await covered.close();
     await nc.close();
     await again.close();
     await bus.close();
@@ -233,6 +245,23 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.same(got, ['support.b.1'], 'the subject handed to the handler has no prefix');
     await second.close();
     await nc.close();
+    await bus.close();
+  });
+
+  t.test('a durable created after messages were published receives those still in the stream', async (t) => {
+    const o = options();
+    const bus = await open(o);
+    // The relay may publish before the dispatcher's durable was ever created.
+    await bus.publish('support.events.w.a', 'early-1', { n: 1 });
+    await bus.publish('support.other', 'early-other', {});
+    await bus.publish('support.events.w.b', 'early-2', { n: 2 });
+    const got: string[] = [];
+    const sub = await bus.consume({ durable: 'late', subject: 'support.events.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    await bus.publish('support.events.w.c', 'later', { n: 3 });
+    await waitFor(() => got.length === 3);
+    await sleep(200);
+    t.same(got, ['early-1', 'early-2', 'later']);
+    await sub.close();
     await bus.close();
   });
 

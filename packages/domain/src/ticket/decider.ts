@@ -3,9 +3,13 @@ import { changedFields, Decider, fail } from '../decider';
 import { ImportCommand, importedFields, ownedBy, uniqueTags } from '../imported';
 import { TicketChanges, TicketEvent } from './events';
 import { TicketInput } from './input';
+import { signalKey } from './sla-events';
 
 type Created = Extract<TicketEvent, { type: 'ticket.created' }>['data'];
-export type TicketState = { exists: false } | ({ exists: true } & Created);
+export type TicketState =
+  | { exists: false }
+  /** `last_response_at`, `sla_signals`: what replies and SLA signals recorded (see sla.ts). */
+  | ({ exists: true; last_response_at: string | null; sla_signals: Record<string, true> } & Created);
 
 /** `next_number`: the workspace's next ticket number, used only when a new ticket has none. */
 export type TicketCommand = ImportCommand<TicketInput> & { next_number: number | null };
@@ -66,9 +70,16 @@ export const ticketDecider: Decider<TicketCommand, TicketEvent, TicketState> = {
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'ticket.created': return { exists: true, ...event.data };
+      case 'ticket.created': return { exists: true, ...event.data, last_response_at: null, sla_signals: {} };
       case 'ticket.updated': return state.exists ? { ...state, ...event.data.changes } : state;
       case 'ticket.resolved': return state.exists ? { ...state, resolved_at: event.data.resolved_at } : state;
+      case 'ticket.response_recorded': return state.exists ? { ...state, last_response_at: event.data.responded_at } : state;
+      case 'sla.at_risk':
+      case 'sla.breached': {
+        if (!state.exists) return state;
+        const key = signalKey(event.type === 'sla.at_risk' ? 'at_risk' : 'breached', event.data.sla_metric, event.data.sla_due_at);
+        return { ...state, sla_signals: { ...state.sla_signals, [key]: true } };
+      }
     }
   },
 };

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { eventCodec, nullable } from '../decider';
+import { SlaAtRisk, SlaBreached, TicketResponseRecorded } from './sla-events';
 
 /** Operator interface: the ticket vocabulary the spec leaves open. */
 export const TICKET_STATUSES = ['open', 'pending', 'on_hold', 'resolved', 'closed'] as const;
@@ -45,5 +46,5 @@ export const TicketUpdated = eventCodec('ticket.updated', t.type({ id: t.string,
 /** Recorded with the `ticket.updated` that moves a ticket into `resolved`. */
 export const TicketResolved = eventCodec('ticket.resolved', t.type({ id: t.string, resolved_at: t.string }));
 
-export const TicketEvent = t.union([TicketCreated, TicketUpdated, TicketResolved]);
+export const TicketEvent = t.union([TicketCreated, TicketUpdated, TicketResolved, TicketResponseRecorded, SlaAtRisk, SlaBreached]);
 export type TicketEvent = t.TypeOf<typeof TicketEvent>;

@@ -1,0 +1,2 @@
+export { SlaMonitor } from './monitor';
+export { TicketResponses } from './responses';
