@@ -1,0 +1,26 @@
+import t from 'tap';
+import { verifyWebhook } from '@support/webhooks';
+import { LocalNatsServer, natsServerInstalled } from '../support/nats';
+import { Receiver, webhookEnv } from '../support/receiver';
+import { removeDir, startService, tempDir } from '../support/service';
+import { tenant } from '../support/workspace';
+
+const skip = process.env.NATS_URL || natsServerInstalled() ? false : 'nats-server not installed and NATS_URL not set: the NATS path is not run';
+
+t.test('through NATS JetStream: relay → bus → dispatcher delivers a signed webhook', { skip }, async (t) => {
+  const nats = process.env.NATS_URL ? null : await LocalNatsServer.start();
+  const dir = tempDir();
+  const receiver = await Receiver.start();
+  const svc = await startService(dir, webhookEnv(receiver, { NATS_URL: process.env.NATS_URL ?? nats!.url }));
+  t.teardown(async () => { await svc.stop(); await receiver.close(); await nats?.destroy(); removeDir(dir); });
+  t.match(svc.output.join('\n'), /"bus":"nats"/, 'the service runs on the NATS bus');
+  const ws = await tenant(svc.baseUrl, dir);
+  const ep = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/nats'), enabled_events: ['conversation.created', 'message.created'] })).body;
+  const c = (await ws.api.post('/conversations')).body;
+  await ws.api.post(`/conversations/${c.id}/messages`, { content: 'via NATS' });
+  const hits = await receiver.waitFor('/nats', 2, 15_000);
+  t.same(hits.map((h) => h.body.type), ['conversation.created', 'message.created'], 'in order');
+  t.ok(hits.every((h) => verifyWebhook(h.raw, h.headers['service-signature'] as string, ep.secret)));
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(receiver.on('/nats').length, 2, 'each once');
+});
