@@ -56,13 +56,15 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         return E.right([{ type: 'webhook_endpoint.updated', data: { id, changes: reset ? { ...changes, status: 'enabled' } : changes } }]);
       }
       case 'record_attempt': {
+        // While disabled the counter stands still (attempts already in flight, pings): it
+        // freezes at the disable, and re-enabling clears it.
+        if (state.status !== 'enabled') return E.right([]);
         if (command.ok) {
           return E.right(state.consecutive_failures > 0 ? [{ type: 'webhook_endpoint.delivery_succeeded', data: { id, delivery_id: command.delivery_id } }] : []);
         }
         const error = command.error ?? 'delivery failed';
         const failures = state.consecutive_failures + 1;
         const events: WebhookEndpointEvent[] = [{ type: 'webhook_endpoint.delivery_failed', data: { id, delivery_id: command.delivery_id, error, consecutive_failures: failures } }];
-        if (state.status !== 'enabled') return E.right(events);
         if (command.gone) events.push({ type: 'webhook_endpoint.disabled', data: { id, reason: 'gone', last_error: error } });
         else if (failures >= DISABLE_AFTER_FAILURES) events.push({ type: 'webhook_endpoint.disabled', data: { id, reason: 'consecutive_failures', last_error: error } });
         else if (failures === WARN_AFTER_FAILURES) events.push({ type: 'webhook_endpoint.failure_warning', data: { id, consecutive_failures: failures, last_error: error } });
