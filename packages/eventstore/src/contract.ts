@@ -32,6 +32,13 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     t.equal(comparePositions(read[1].position, r.position), 0, 'append returns the last position');
   });
 
+  t.test('a stream reads from a revision', async (t) => {
+    const s = stream('from');
+    await store.append(s, [event('x.0'), event('x.1'), event('x.2')], 'no_stream');
+    t.same((await store.readStream(s, 1)).map((e) => e.type), ['x.1', 'x.2']);
+    t.same((await store.readStream(s, 3)).map((e) => e.type), []);
+  });
+
   t.test('an unknown stream reads as empty', async (t) => {
     t.same(await store.readStream(stream('none')), []);
   });

@@ -55,10 +55,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string): Promise<RecordedEvent[]> {
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const r of this.client.readStream(stream, { direction: FORWARDS, fromRevision: ESDB_START })) out.push(toRecorded(r));
+      const from = fromRevision === 0 ? ESDB_START : BigInt(fromRevision);
+      for await (const r of this.client.readStream(stream, { direction: FORWARDS, fromRevision: from })) out.push(toRecorded(r));
     } catch (err) {
       if (err instanceof StreamNotFoundError) return [];
       throw err;

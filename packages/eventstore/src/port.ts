@@ -42,8 +42,8 @@ export interface Subscription {
 export interface EventStore {
   /** Appends atomically; throws WrongExpectedRevisionError when `expected` does not hold. */
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** The whole stream in order; empty when it does not exist. */
-  readStream(stream: string): Promise<RecordedEvent[]>;
+  /** The stream in order from `fromRevision` (default 0: all of it); empty when it does not exist. */
+  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Up to `limit` domain events strictly after `after` (START for the beginning), in log order. */
   readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
   /**

@@ -50,7 +50,7 @@ export class SqliteEventStore implements EventStore {
     this.stmts = {
       last: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-      stream: this.db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+      stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
       after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
       head: this.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events'),
     };
@@ -79,8 +79,8 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  async readStream(stream: string): Promise<RecordedEvent[]> {
-    return this.stmts.stream.all(stream).map(toRecorded);
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.stmts.stream.all(stream, fromRevision).map(toRecorded);
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {

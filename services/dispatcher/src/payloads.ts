@@ -11,6 +11,8 @@ interface PayloadSpec {
   serialize(doc: Doc, event: ProjectedEvent): object;
   /** Fields that come from other streams (counters), taken from the read model. */
   crossStream?: readonly string[];
+  /** The document is the event's alone: no need to read its stream. */
+  eventAlone?: boolean;
 }
 
 const conversation: PayloadSpec = { projection: conversationsProjection, target: aggregateId, serialize: (d) => toConversation(d as never) };
@@ -34,7 +36,7 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
   'conversation.created': conversation,
   'conversation.updated': conversation,
   'conversation.closed': conversation,
-  'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never) },
+  'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never), eventAlone: true },
   'customer.created': customer,
   'customer.updated': customer,
   'ticket.created': ticket,
@@ -57,7 +59,8 @@ export class Payloads {
     if (!spec) return null;
     const id = spec.target(event as unknown as ProjectedEvent);
     let doc: Doc | null = null;
-    for (const e of await this.events.readStream(event.stream)) {
+    const history = spec.eventAlone ? [event] : await this.events.readStream(event.stream);
+    for (const e of history) {
       if (e.revision > event.revision) break;
       const projected = e as unknown as ProjectedEvent;
       if (spec.projection.handles.includes(projected.type) && spec.projection.targets(projected).includes(id)) doc = spec.projection.apply(doc, projected);

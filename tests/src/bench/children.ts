@@ -6,10 +6,12 @@ export interface Child {
   proc: ChildProcess;
   /** The first capture of `pattern` seen on stdout. */
   match: string;
+  /** Later stdout lines matching `keepPattern`, if one was given (the others are dropped). */
+  kept: string[];
 }
 
-/** Starts `node <script>` and waits for a stdout line matching `pattern`; later output is drained and dropped. */
-export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegExp, timeoutMs = 20_000): Promise<Child> =>
+/** Starts `node <script>` and waits for a stdout line matching `pattern`; later output is drained and dropped, but for lines matching `keepPattern`. */
+export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegExp, timeoutMs = 20_000, keepPattern?: RegExp): Promise<Child> =>
   new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
@@ -17,11 +19,13 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
     const fail = (why: string) => { clearTimeout(timer); proc.kill('SIGKILL'); reject(new Error(`${script}: ${why}\n${tail.join('\n')}`)); };
     const timer = setTimeout(() => fail(`no line matching ${pattern} within ${timeoutMs} ms`), timeoutMs);
     let found = false;
+    const kept: string[] = [];
     createInterface({ input: proc.stderr! }).on('line', keep);
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       keep(line);
+      if (found && keepPattern?.test(line) && kept.length < 1000) kept.push(line);
       const m = found ? null : pattern.exec(line);
-      if (m) { found = true; clearTimeout(timer); resolve({ proc, match: m[1] }); }
+      if (m) { found = true; clearTimeout(timer); resolve({ proc, match: m[1], kept }); }
     });
     proc.once('error', (err) => fail(err.message));
     proc.once('exit', (code, signal) => { if (!found) fail(`exited early (code ${code}, signal ${signal})`); });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Child, nodeJson, startNode, stop } from './children';
-import { createConversation, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
+import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
 
 /**
  * `npm run bench`: the service against a bare Koa baseline on the same machine, same load.
@@ -103,7 +103,7 @@ const main = async () => {
     service = await startNode(path.join(ROOT, 'services/standalone/dist/main.js'),
       { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000',
         NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-      /listening on (http:\/\/\S+?\/v1)/);
+      /listening on (http:\/\/\S+?\/v1)/, 20_000, /"level":"(warn|error)"|delivery attempt failed/);
     const base = service.match;
     const x = `${baseline.match}/x`;
 
@@ -162,13 +162,14 @@ const main = async () => {
     ]);
 
     // Registered only now, so the messages posted above are not delivered (an endpoint gets the events after its creation).
-    await registerEndpoint(api, receiver);
+    const endpoint = await registerEndpoint(api, receiver);
     process.stdout.write(`webhooks: burst of ${BURST_MESSAGES} messages to one conversation (${BURST_CONCURRENCY} at a time)…\n`);
     const throughput = await measureThroughput(api, receiver, await createConversation(api), BURST_MESSAGES, BURST_CONCURRENCY, DELIVERY_TIMEOUT_MS);
     process.stdout.write(`webhooks: ${LATENCY_RATE} messages/s for ${LATENCY_SECONDS} s over ${LATENCY_CONVERSATIONS} conversations…\n`);
     const conversations: string[] = [];
     for (let i = 0; i < LATENCY_CONVERSATIONS; i++) conversations.push(await createConversation(api));
     const latency = await measureLatency(api, receiver, conversations, LATENCY_RATE, LATENCY_SECONDS, LATENCY_P99_LIMIT_MS, DELIVERY_TIMEOUT_MS);
+    const records = await deliveryRecords(api, endpoint);
     const latencyProblems = [
       !(latency.p99 < LATENCY_P99_LIMIT_MS) ? `p99 ≥ ${LATENCY_P99_LIMIT_MS} ms` : '',
       latency.matched < latency.accepted ? `${latency.accepted - latency.matched} not delivered` : '',
@@ -188,8 +189,14 @@ const main = async () => {
         [latencyProblems.length === 0 ? 'PASS' : `BELOW TARGET: ${latencyProblems.join(', ')}`,
           latency.non2xx ? `non-2xx: ${statuses(latency.statuses)}` : ''].filter(Boolean).join('; ')],
     ]);
-    process.stdout.write(`\n${text}\n\n${hooks}\n\n`);
-    const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems } };
+    const notes = [
+      records.retried ? `${records.retried} of ${records.deliveries} deliveries needed a retry (a failed attempt waits a minute by default)` : '',
+      records.deliveries - (records.byStatus.succeeded ?? 0) ? `not succeeded: ${JSON.stringify(records.byStatus)}` : '',
+      Object.keys(records.errors).length ? `last errors: ${JSON.stringify(records.errors)}` : '',
+      service.kept.length ? `${service.kept.length} warning/error/failed-delivery log lines, first: ${service.kept[0]}` : '',
+    ].filter(Boolean).map((n) => `webhooks: ${n}\n`).join('');
+    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n`);
+    const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems }, records, serviceLog: service.kept.slice(0, 20) };
     // The machine is shared: a load average well above 1 at the end means the numbers are noisy.
     const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
     process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, results, webhooks, loadavg })}\n`);

@@ -248,3 +248,30 @@ export const measureLatency = async (api: Api, receiver: Receiver, conversations
     p50: percentile(latencies, 50), p99, max: latencies.length ? latencies[latencies.length - 1] : NaN, maxP99,
   };
 };
+
+export interface DeliveryRecords {
+  deliveries: number;
+  byStatus: Record<string, number>;
+  /** Deliveries that needed more than one attempt (a failed attempt waits WEBHOOK_RETRY_BASE_MS, one minute by default). */
+  retried: number;
+  /** last_error of the deliveries not succeeded (a success clears it), by count. */
+  errors: Record<string, number>;
+}
+
+/** The endpoint's delivery records as the service kept them, to explain a slow or missing webhook. */
+export const deliveryRecords = async (api: Api, endpoint: string): Promise<DeliveryRecords> => {
+  const records: DeliveryRecords = { deliveries: 0, byStatus: {}, retried: 0, errors: {} };
+  for (let after: string | null = null; ;) {
+    const res = await fetch(`${api.base}/webhook_endpoints/${endpoint}/deliveries?limit=100${after ? `&starting_after=${after}` : ''}`, { headers: { authorization: `Bearer ${api.key}` } });
+    if (res.status !== 200) throw new Error(`GET /webhook_endpoints/${endpoint}/deliveries answered ${res.status}`);
+    const page = (await res.json()) as { data: { status: string; attempt_count: number; last_error: string | null }[]; has_more: boolean; next_cursor: string | null };
+    for (const d of page.data) {
+      records.deliveries++;
+      records.byStatus[d.status] = (records.byStatus[d.status] ?? 0) + 1;
+      if (d.attempt_count > 1) records.retried++;
+      if (d.last_error) records.errors[d.last_error] = (records.errors[d.last_error] ?? 0) + 1;
+    }
+    if (!page.has_more || !page.next_cursor) return records;
+    after = page.next_cursor;
+  }
+};

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { Decider, DomainEvent, fold } from '@support/domain';
+import { Decider, DomainEvent } from '@support/domain';
 import { EventStore, Position, RecordedEvent, WrongExpectedRevisionError } from '@support/eventstore';
 import { Clock, IdSource } from '../clock';
 import { DomainFailure, failure } from '../errors';
@@ -41,11 +41,37 @@ const decodeAll = <Ev>(codec: t.Type<Ev, unknown, unknown>, recorded: RecordedEv
     return decoded.right;
   });
 
-/** Loads a stream and folds it. */
+/**
+ * Folded states by decider and stream, so a long stream (a busy conversation) is not read and
+ * folded from the start on every command: only events after the cached revision are read.
+ * Safe across processes, since whatever another process appended is still read; states are
+ * immutable, so sharing them is safe too.
+ */
+const CACHE_LIMIT = 10_000;
+const folded = new WeakMap<object, Map<string, { state: unknown; revision: number }>>();
+
+const cacheOf = (decider: object) => {
+  let cache = folded.get(decider);
+  if (!cache) { cache = new Map(); folded.set(decider, cache); }
+  return cache;
+};
+
+const remember = (cache: Map<string, { state: unknown; revision: number }>, stream: string, state: unknown, revision: number) => {
+  cache.delete(stream);
+  cache.set(stream, { state, revision });
+  // Map order is insertion order: the first key is the least recently used.
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+};
+
+/** Loads a stream and folds it, from the cached state when there is one. */
 export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'events'>, aggregate: Aggregate<C, Ev, S>, stream: string) => {
-  const recorded = await deps.events.readStream(stream);
-  const state = fold(aggregate.decider, decodeAll(aggregate.codec, recorded));
-  return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : null };
+  const cache = cacheOf(aggregate.decider);
+  const hit = cache.get(stream) as { state: S; revision: number } | undefined;
+  const recorded = await deps.events.readStream(stream, hit ? hit.revision + 1 : 0);
+  const state = decodeAll(aggregate.codec, recorded).reduce(aggregate.decider.evolve, hit ? hit.state : aggregate.decider.initialState);
+  const revision = recorded.length ? recorded[recorded.length - 1].revision : hit?.revision ?? null;
+  if (revision !== null) remember(cache, stream, state, revision);
+  return { state, revision };
 };
 
 /**
@@ -78,7 +104,9 @@ export const execute = async <C, Ev extends DomainEvent, S>(
         })),
         revision === null ? 'no_stream' : revision,
       );
-      return { state: events.reduce(aggregate.decider.evolve, state), events, position: result.position };
+      const next = events.reduce(aggregate.decider.evolve, state);
+      remember(cacheOf(aggregate.decider), stream, next, result.revision);
+      return { state: next, events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= ATTEMPTS) {
         if (err instanceof WrongExpectedRevisionError) throw failure('conflict', 'the resource was changed by another request at the same time; retry');

@@ -1,0 +1,25 @@
+import t from 'tap';
+import { Application, loadConfig, silentLogger } from '@support/application';
+import { removeDir, tempDir } from '../support/service';
+
+t.test('folded-state cache: a second process writing the same stream is seen', async (t) => {
+  const dir = tempDir('cache-');
+  // Two applications on one data directory stand for two processes (API and admin CLI, or two APIs).
+  const a = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  const b = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  t.teardown(async () => { await a.stop(); await b.stop(); removeDir(dir); });
+  const { workspace } = await a.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Cache' });
+  const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
+  const { id } = await a.conversations.create(ctx, {});
+  for (let i = 0; i < 50; i++) await a.conversations.postMessage(ctx, id, { content: `m${i}` });
+  // B writes behind A's back; A's cached fold must pick it up.
+  const fromB = await b.conversations.postMessage(ctx, id, { content: 'from b', client_message_id: 'shared' });
+  const again = await a.conversations.postMessage(ctx, id, { content: 'retry via a', client_message_id: 'shared' });
+  t.equal(again.id, fromB.id, 'A sees the client_message_id B recorded');
+  t.equal(again.created, false);
+  await a.conversations.postMessage(ctx, id, { content: 'last' });
+  await b.conversations.postMessage(ctx, id, { content: 'b last' });
+  const stream = await a.engines.events.readStream(`conversation-${id}`);
+  t.equal(stream.length, 1 + 50 + 1 + 2, 'every message is in the stream once');
+  t.same(stream.map((e) => e.revision), stream.map((_, i) => i), 'revisions without gaps or repeats');
+});
