@@ -24,3 +24,4 @@ export * from './queries/read-models';
 export * from './ratelimit/counters';
 export * from './ratelimit/limiter';
 export * from './idempotency/store';
+export * from './consumers/log-consumer';

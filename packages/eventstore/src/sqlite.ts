@@ -28,6 +28,12 @@ export class SqliteEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private readonly stmts;
   private readonly appendImmediate: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+  /**
+   * The last non-empty batches read, by the position they start after: several subscribers in
+   * one process (projector, dispatcher…) wake for the same append and share one read. Only
+   * non-empty batches are kept: events after a position never change, but "nothing yet" does.
+   */
+  private readonly recent = new Map<number, RecordedEvent[]>();
 
   /** `pollMs`: how often to look for appends by other processes. */
   constructor(file: string, private readonly pollMs = POLL_MS) {
@@ -87,6 +93,17 @@ export class SqliteEventStore implements EventStore {
     return this.stmts.after.all(Number(after.commit), limit).map(toRecorded);
   }
 
+  private batchAfter(seq: number): RecordedEvent[] {
+    const shared = this.recent.get(seq);
+    if (shared) return shared;
+    const batch = this.stmts.after.all(seq, BATCH).map(toRecorded);
+    if (batch.length > 0) {
+      this.recent.set(seq, batch);
+      if (this.recent.size > 8) this.recent.delete(this.recent.keys().next().value!);
+    }
+    return batch;
+  }
+
   async head(): Promise<Position> {
     const seq = this.stmts.head.get()?.seq;
     return seq == null ? START : { commit: BigInt(seq), prepare: BigInt(seq) };
@@ -102,7 +119,7 @@ export class SqliteEventStore implements EventStore {
       while (!closed) {
         // Read synchronously: with no await between an empty read and arming `wake`, an
         // append cannot slip in between and wait for the next poll.
-        const batch = this.stmts.after.all(Number(position.commit), BATCH).map(toRecorded);
+        const batch = this.batchAfter(Number(position.commit));
         if (batch.length > 0) {
           await handler(batch);
           position = batch[batch.length - 1].position;

@@ -1,3 +1,4 @@
 export * from './port';
 export { SqliteReadStore } from './sqlite';
 export { MongoReadStore } from './mongo';
+export { CheckpointWriter } from './checkpoint-writer';

@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import type { Application, Logger } from '@support/application';
+import { LogConsumer, type Application, type Logger } from '@support/application';
 import type { BusSubscription } from '@support/bus';
-import { formatPosition, parsePosition, RecordedEvent, START, Subscription } from '@support/eventstore';
+import type { RecordedEvent } from '@support/eventstore';
 import { createMailer } from '@support/webhooks';
 import { Deliverer } from './deliverer';
 import { Intake } from './intake';
 import { Notifier } from './notifier';
 import { Payloads } from './payloads';
 import { DISPATCHER_DURABLE, EVENTS_SUBJECT, fromBusMessage } from './subjects';
-
-const CHECKPOINT = 'dispatcher';
 
 export interface DispatcherOptions {
   /**
@@ -27,7 +25,7 @@ export class Dispatcher {
   private readonly intake: Intake;
   private readonly deliverer: Deliverer;
   private readonly notifier: Notifier | null;
-  private logSubscription: Subscription | null = null;
+  private logConsumer: LogConsumer | null = null;
   private busSubscription: BusSubscription | null = null;
 
   constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DispatcherOptions) {
@@ -39,12 +37,9 @@ export class Dispatcher {
 
   async start(): Promise<void> {
     if (this.options.source === 'log') {
-      const saved = await this.app.engines.reads.getCheckpoint(CHECKPOINT);
-      this.logSubscription = this.app.engines.events.subscribe(saved ? parsePosition(saved) : START, async (batch) => {
-        for (const event of batch) await this.intake.accept(event);
-        // Saved only after intake has recorded the batch: a crash replays it, harmlessly.
-        await this.app.engines.reads.setCheckpoint(CHECKPOINT, formatPosition(batch[batch.length - 1].position));
-      }, (err) => this.log.error('dispatcher intake stopped; a restart resumes it', { error: String(err) }));
+      // The checkpoint follows what intake has recorded: a crash replays events, harmlessly.
+      this.logConsumer = new LogConsumer(this.app.engines.events, this.app.engines.reads, 'dispatcher', (event) => this.intake.accept(event), this.log);
+      await this.logConsumer.start();
     } else {
       this.busSubscription = await this.app.engines.bus.consume({ durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 }, async (message) => {
         try {
@@ -61,7 +56,7 @@ export class Dispatcher {
   }
 
   async stop(): Promise<void> {
-    await this.logSubscription?.close();
+    await this.logConsumer?.stop();
     await this.busSubscription?.close();
     await this.deliverer.stop();
     await this.notifier?.stop();

@@ -1,8 +1,7 @@
-import type { Application, Logger } from '@support/application';
-import { formatPosition, parsePosition, RecordedEvent, START, Subscription } from '@support/eventstore';
+import { LogConsumer, type Application, type Logger } from '@support/application';
+import type { RecordedEvent } from '@support/eventstore';
 import type { Mailer } from '@support/webhooks';
 
-const CHECKPOINT = 'notifier';
 const SEND_ATTEMPTS = 5;
 
 /**
@@ -10,31 +9,19 @@ const SEND_ATTEMPTS = 5;
  * failures and the disabling at 15 (or on a 410). It reads the log from its own checkpoint,
  * so a notice whose mail failed or was cut off by a crash is sent after the restart.
  */
-export class Notifier {
-  private subscription: Subscription | null = null;
-
-  constructor(private readonly app: Application, private readonly mailer: Mailer, private readonly log: Logger) {}
-
-  async start(): Promise<void> {
-    const saved = await this.app.engines.reads.getCheckpoint(CHECKPOINT);
-    this.subscription = this.app.engines.events.subscribe(saved ? parsePosition(saved) : START, async (batch) => {
-      for (const event of batch) await this.handle(event);
-      await this.app.engines.reads.setCheckpoint(CHECKPOINT, formatPosition(batch[batch.length - 1].position));
-    }, (err) => this.log.error('notifier stopped; a restart resumes it', { error: String(err) }));
+export class Notifier extends LogConsumer {
+  constructor(private readonly app: Application, private readonly mailer: Mailer, private readonly mailLog: Logger) {
+    super(app.engines.events, app.engines.reads, 'notifier', (event) => this.notify(event), mailLog);
   }
 
-  async stop(): Promise<void> {
-    await this.subscription?.close();
-  }
-
-  private async handle(event: RecordedEvent): Promise<void> {
+  private async notify(event: RecordedEvent): Promise<void> {
     if (event.type !== 'webhook_endpoint.failure_warning' && event.type !== 'webhook_endpoint.disabled') return;
     const data = event.data as { id: string; last_error: string; consecutive_failures?: number; reason?: string };
     const endpoint = await this.app.reads.webhookEndpointDocs.get(data.id);
     const workspace = endpoint && (await this.app.reads.workspaces.get(endpoint.workspace_id));
     if (!endpoint || !workspace) return;
     const to = (workspace.email as string | null | undefined) ?? `owner@${workspace.slug}.invalid`;
-    if (!workspace.email) this.log.warn('workspace has no e-mail address; set one with `admin workspace set --email`', { workspace_id: workspace.id });
+    if (!workspace.email) this.mailLog.warn('workspace has no e-mail address; set one with `admin workspace set --email`', { workspace_id: workspace.id });
     const disabled = event.type === 'webhook_endpoint.disabled';
     const why = data.reason === 'gone' ? 'the receiver answered 410 Gone' : `${disabled ? 15 : data.consecutive_failures} deliveries in a row failed`;
     const mail = {
@@ -54,7 +41,7 @@ export class Notifier {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.mailer.send(mail);
-        this.log.info('workspace notified', { workspace_id: workspace.id, endpoint_id: endpoint.id, subject: mail.subject });
+        this.mailLog.info('workspace notified', { workspace_id: workspace.id, endpoint_id: endpoint.id, subject: mail.subject });
         return;
       } catch (err) {
         if (attempt >= SEND_ATTEMPTS) throw err;
