@@ -32,7 +32,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const RESPONSE_BODY_LIMIT = 2048;
 
 /** Shared keep-alive pool: deliveries to one receiver reuse their TLS connections. */
-const defaultAgent = new https.Agent({ keepAlive: true, maxSockets: 50 });
+/** Idle pooled sockets close after this, before the common 5 s server keep-alive timeout. */
+const IDLE_SOCKET_MS = 4000;
+const defaultAgent = new https.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_SOCKET_MS });
 const agentsByCa = new Map<string, https.Agent>();
 
 function agentFor(extra: SendExtra): https.Agent {
@@ -42,7 +44,7 @@ function agentFor(extra: SendExtra): https.Agent {
   const key = extra.ca.toString();
   let agent = agentsByCa.get(key);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: 50, ca: extra.ca });
+    agent = new https.Agent({ keepAlive: true, maxSockets: 50, timeout: IDLE_SOCKET_MS, ca: extra.ca });
     agentsByCa.set(key, agent);
   }
   return agent;
@@ -117,8 +119,7 @@ function buildHeaders(given: Record<string, string>, body: Buffer): OutgoingHttp
 }
 
 /** POSTs one delivery. Never throws: every outcome is a SendResult. */
-export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: SendExtra = {}): Promise<SendResult> {
-  const started = performance.now();
+export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: SendExtra = {}, started = performance.now()): Promise<SendResult> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const result = (partial: Partial<SendResult>): SendResult => ({
     ok: false,
@@ -168,10 +169,11 @@ export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: 
       return;
     }
 
+    // One deadline for the whole delivery, a retry on a new connection included.
     timer = setTimeout(() => {
       finish({ error: `timeout after ${timeoutMs} ms` });
       request.destroy();
-    }, timeoutMs);
+    }, Math.max(0, started + timeoutMs - performance.now()));
 
     request.on('socket', (socket) => {
       // A pooled socket skips the lookup: check where it is connected under this guard.
@@ -179,7 +181,19 @@ export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: 
       const verdict = checkAddress(socket.remoteAddress, guard);
       if (!verdict.ok) request.destroy(new RefusedError(verdict.reason));
     });
-    request.on('error', (err) => finish({ error: describeError(err) }));
+    request.on('error', (err) => {
+      // A pooled socket the receiver closed just as we reused it: nothing reached it, so try
+      // once more on a new connection instead of booking a failure (Node's documented remedy).
+      const code = (err as NodeJS.ErrnoException).code;
+      const stale = request.reusedSocket && status === null && (code === 'ECONNRESET' || code === 'EPIPE');
+      if (stale && !settled && performance.now() < started + timeoutMs) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(sendWebhook(req, guard, extra, started));
+        return;
+      }
+      finish({ error: describeError(err) });
+    });
     request.on('response', (res: IncomingMessage) => {
       status = res.statusCode ?? null;
       if (status === 429 || status === 503) {

@@ -203,3 +203,30 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
     t.match(await sendWebhook({ url: 'https://', body: '', headers: {} }, permissive), { ok: false, error: /^refused: url is not a valid URL/ });
   });
 });
+
+t.test('a pooled socket the receiver dropped is retried once on a new connection, not booked as a failure', async (t) => {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec', algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+  });
+  let requests = 0;
+  const perSocket = new WeakMap<object, number>();
+  // The second request on a kept-alive connection is dropped without an answer, as a receiver
+  // closing an idle connection at the moment it is reused would.
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    requests += 1;
+    const n = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, n);
+    req.resume();
+    req.on('end', () => { if (n === 2) req.socket.destroy(); else res.end('ok'); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: pems.cert });
+  t.teardown(() => { agent.destroy(); server.closeAllConnections(); server.close(); });
+  const url = `https://localhost:${(server.address() as { port: number }).port}/hook`;
+  const guard = { allowPrivateNetworks: true, allowedCidrs: [] };
+  t.equal((await sendWebhook({ url, body: '{}', headers: {} }, guard, { agent })).ok, true);
+  const second = await sendWebhook({ url, body: '{}', headers: {} }, guard, { agent });
+  t.equal(second.ok, true, `retried on a new connection (error: ${second.error})`);
+  t.equal(requests, 3, 'the dropped request, then the retry');
+});
