@@ -2,15 +2,9 @@
 export const PLANS = ['none', 'starter', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const MODEL_TIERS = ['essential', 'pro', 'ultra'] as const;
-export type ModelTier = (typeof MODEL_TIERS)[number];
-
 export type PlanAccess = 'no_plan' | 'no_api' | 'api';
 
 export const planAccess = (plan: Plan): PlanAccess =>
   plan === 'none' ? 'no_plan' : plan === 'starter' ? 'no_api' : 'api';
-
-export const planModelTiers = (plan: Plan): readonly ModelTier[] =>
-  plan === 'enterprise' ? MODEL_TIERS : plan === 'pro' ? ['essential', 'pro'] : [];
 
 export const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);

@@ -21,6 +21,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The largest JSON body accepted (README: 1 MiB); the body parser and the 413 message use it. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** Spec section 7. */
 export const envelope = (status: number, message: string, code?: string, details?: Record<string, unknown>) => ({
   success: false as const,
@@ -40,7 +43,7 @@ export const toApiError = (err: unknown): ApiError | null => {
   }
   const e = err as { status?: number; type?: string; expose?: boolean } | null;
   // Errors raised by koa-bodyparser (raw-body) carry an HTTP status and a type.
-  if (e?.type === 'entity.too.large') return new ApiError(413, 'Request body too large (the limit is 1 MiB)', 'payload_too_large');
+  if (e?.type === 'entity.too.large') return new ApiError(413, `Request body too large (the limit is ${BODY_LIMIT_BYTES / 1024 / 1024} MiB)`, 'payload_too_large');
   // co-body throws the SyntaxError of JSON.parse with status 400 and no type.
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');

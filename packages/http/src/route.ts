@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { Application, Principal, Tier } from '@support/application';
+import type { Application, Principal } from '@support/application';
 import type { Scope } from '@support/domain';
 import type { Struct } from './codec/struct';
 import type { Described } from './codec/schema';
@@ -37,8 +37,6 @@ export interface RouteDef<P extends AnyStruct | undefined = any, Q extends AnySt
   tag: string;
   /** null: any valid key. */
   scope: Scope | null;
-  /** Defaults from the method: GET read, others write. */
-  tier?: Tier;
   params?: P;
   query?: Q;
   body?: B;
@@ -50,5 +48,3 @@ export interface RouteDef<P extends AnyStruct | undefined = any, Q extends AnySt
 
 /** Keeps the codec types flowing into the handler's parameters. */
 export const route = <P extends AnyStruct | undefined = undefined, Q extends AnyStruct | undefined = undefined, B extends AnyStruct | undefined = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> => def;
-
-export const tierOf = (def: Pick<RouteDef, 'method' | 'tier'>): Tier => def.tier ?? (def.method === 'get' ? 'read' : 'write');

@@ -2,12 +2,9 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
-import { identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
+import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
-
-/** Largest accepted JSON body (documented in the README). */
-export const BODY_LIMIT = '1mb';
 
 export const createHttpApp = (app: Application): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
@@ -24,7 +21,7 @@ export const createHttpApp = (app: Application): Koa => {
   });
   koa.use(identify(app));
   koa.use(rateLimit(app));
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, strict: true }));
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true }));
 
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {

@@ -1,3 +1,3 @@
-export { createHttpApp, BODY_LIMIT } from './http-app';
+export { createHttpApp } from './http-app';
 export { listen, runUntilSignal, Worker } from './server';
 export { ROUTES } from './routes';

@@ -1,6 +1,7 @@
 import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
+import { failure } from '../errors';
 
 /**
  * Read access to one workspace's documents. Every lookup is filtered by workspace, so a
@@ -12,6 +13,13 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   async get(workspaceId: string, id: string): Promise<T | null> {
     const doc = await this.collection.get(id);
     return doc && doc.workspace_id === workspaceId ? doc : null;
+  }
+
+  /** The document, or a not_found failure (404) naming what was asked for. */
+  async require(workspaceId: string, id: string, what: string): Promise<T> {
+    const doc = await this.get(workspaceId, id);
+    if (!doc) throw failure('not_found', `No such ${what}: '${id}'`);
+    return doc;
   }
 
   find(workspaceId: string, query: FindQuery): Promise<FindResult<T>> {

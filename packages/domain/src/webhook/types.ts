@@ -7,9 +7,6 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'ping';
 
-export const isWebhookEventType = (type: string): type is WebhookEventType =>
-  type === 'ping' || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
-
 /** Spec 6.4 and 3: consecutive failed deliveries that disable an endpoint, and the early warning. */
 export const DISABLE_AFTER_FAILURES = 15;
 export const WARN_AFTER_FAILURES = 10;

@@ -98,7 +98,7 @@ export const anything = (description?: string) =>
 export const literal = <V extends string>(value: V) =>
   new Rule<V>(JSON.stringify(value), { type: 'string', const: value }, (u): u is V => u === value, (u) => (u === value ? { value } : `must be "${value}"`), id);
 
-/** Query parameters arrive as text: these parse it. */
+/** Query parameters arrive as text: this parses an integer from it. */
 export const queryInt = (opts: { min: number; max: number }) => {
   const inner = int(opts);
   const check = (u: unknown): string | { value: number } => {
@@ -108,10 +108,6 @@ export const queryInt = (opts: { min: number; max: number }) => {
   };
   return new Rule<number, string>('integer', inner.jsonSchema, (u): u is number => inner.is(u), check, String);
 };
-
-export const queryBool = () =>
-  new Rule<boolean, string>('boolean', { type: 'boolean' }, (u): u is boolean => typeof u === 'boolean',
-    (u) => (u === 'true' ? { value: true } : u === 'false' ? { value: false } : 'must be true or false'), String);
 
 const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}';
 

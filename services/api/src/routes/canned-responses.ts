@@ -1,4 +1,4 @@
-import { CannedResponseResource, DEFAULT_LIMIT, listBody, listOf, notFound, pageParams, route, struct, toCannedResponse } from '@support/http';
+import { CannedResponseResource, DEFAULT_LIMIT, listBody, listOf, pageParams, route, struct, toCannedResponse } from '@support/http';
 import { idParams } from './helpers';
 
 /** Read-only (spec 4.7): canned responses enter by the operator's import. */
@@ -17,8 +17,7 @@ export const cannedResponseRoutes = [
     params: idParams,
     response: { status: 200, codec: CannedResponseResource, description: 'The canned response' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.cannedResponses.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('canned response', params.id);
+      const doc = await app.reads.cannedResponses.require(principal.workspaceId, params.id, 'canned response');
       return { body: toCannedResponse(doc) };
     },
   }),

@@ -1,6 +1,6 @@
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import {
-  arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, listBody, listOf, notFound, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
+  arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
@@ -38,8 +38,7 @@ export const conversationRoutes = [
     params: conversationParams,
     response: { status: 200, codec: ConversationResource, description: 'The conversation' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.conversations.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('conversation', params.id);
+      const doc = await app.reads.conversations.require(principal.workspaceId, params.id, 'conversation');
       return { body: toConversation(doc) };
     },
   }),

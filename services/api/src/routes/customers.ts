@@ -1,5 +1,5 @@
 import { CUSTOMER_STATUSES } from '@support/domain';
-import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, notFound, oneOf, pageParams, route, str, struct, toCustomer } from '@support/http';
+import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, oneOf, pageParams, route, str, struct, toCustomer } from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
 const email = str({ min: 1, max: 320, format: 'email' });
@@ -39,8 +39,7 @@ export const customerRoutes = [
     params: idParams,
     response: { status: 200, codec: CustomerResource, description: 'The customer' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.customers.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('customer', params.id);
+      const doc = await app.reads.customers.require(principal.workspaceId, params.id, 'customer');
       return { body: toCustomer(doc) };
     },
   }),

@@ -1,5 +1,5 @@
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
-import { ArticleResource, DEFAULT_LIMIT, listBody, listOf, notFound, oneOf, pageParams, route, struct, toArticle } from '@support/http';
+import { ArticleResource, DEFAULT_LIMIT, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
 import { idParams } from './helpers';
 
 /** Read-only (spec 4.7): articles enter by the operator's import. */
@@ -19,8 +19,7 @@ export const knowledgeBaseRoutes = [
     params: idParams,
     response: { status: 200, codec: ArticleResource, description: 'The article' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.articles.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('knowledge base article', params.id);
+      const doc = await app.reads.articles.require(principal.workspaceId, params.id, 'knowledge base article');
       return { body: toArticle(doc) };
     },
   }),

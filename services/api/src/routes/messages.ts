@@ -1,4 +1,4 @@
-import { arrayOf, DEFAULT_LIMIT, freeObject, listBody, listOf, MessageResource, notFound, pageParams, route, str, struct, toMessage } from '@support/http';
+import { arrayOf, DEFAULT_LIMIT, freeObject, listBody, listOf, MessageResource, pageParams, route, str, struct, toMessage } from '@support/http';
 import { conversationParams } from './conversations';
 import { commandContext, readBack } from './helpers';
 
@@ -9,7 +9,7 @@ export const messageRoutes = [
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(MessageResource, 'message'), description: 'A page of messages' },
     handler: async ({ app, principal, params, query }) => {
-      if (!(await app.reads.conversations.get(principal.workspaceId, params.id))) throw notFound('conversation', params.id);
+      await app.reads.conversations.require(principal.workspaceId, params.id, 'conversation');
       const page = await app.reads.messages.find(principal.workspaceId, {
         where: { conversation_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT,
       });

@@ -1,4 +1,4 @@
-import { bool, deletedOf, listBody, listOf, notFound, nullable, route, str, struct, TagResource, toTag } from '@support/http';
+import { bool, deletedOf, listBody, listOf, nullable, route, str, struct, TagResource, toTag } from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
 const name = str({ min: 1, max: 100 });

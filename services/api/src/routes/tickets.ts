@@ -1,5 +1,5 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
-import { DEFAULT_LIMIT, listBody, listOf, notFound, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
+import { DEFAULT_LIMIT, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
 import { idParams } from './helpers';
 
 const reference = (what: string) => str({ min: 1, max: 255, description: `Only tickets with this ${what}` });
@@ -25,8 +25,7 @@ export const ticketRoutes = [
     params: idParams,
     response: { status: 200, codec: TicketResource, description: 'The ticket' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.tickets.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('ticket', params.id);
+      const doc = await app.reads.tickets.require(principal.workspaceId, params.id, 'ticket');
       return { body: toTicket(doc) };
     },
   }),

@@ -37,8 +37,7 @@ export const webhookRoutes = [
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint, without its secret' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.webhookEndpoints.get(principal.workspaceId, params.id);
-      if (!doc) throw notFound('webhook endpoint', params.id);
+      const doc = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       return { body: toWebhookEndpoint(doc) };
     },
   }),
@@ -78,8 +77,7 @@ export const webhookRoutes = [
     params: endpointParams,
     response: { status: 200, codec: TestEnqueued, description: 'The ping is queued' },
     handler: async ({ app, principal, params }) => {
-      const endpoint = await app.reads.webhookEndpoints.get(principal.workspaceId, params.id);
-      if (!endpoint) throw notFound('webhook endpoint', params.id);
+      const endpoint = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       const at = app.clock.now().toISOString();
       const eventId = webhookEventId(app.ids.eventId(), at);
       await app.webhookRecords.recordEvent({ id: eventId, workspace_id: principal.workspaceId, type: 'ping', data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url }, created_at: at });
@@ -93,7 +91,7 @@ export const webhookRoutes = [
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(WebhookDeliveryResource, 'webhook_delivery'), description: 'A page of deliveries' },
     handler: async ({ app, principal, params, query }) => {
-      if (!(await app.reads.webhookEndpoints.get(principal.workspaceId, params.id))) throw notFound('webhook endpoint', params.id);
+      await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       const page = await app.webhookRecords.deliveries.find(principal.workspaceId, { where: { endpoint_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toDelivery), page.hasMore) };
     },
