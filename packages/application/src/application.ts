@@ -1,4 +1,10 @@
+import { GroundedResponder, LlmResponder, Responder } from '@support/agent';
 import { Position } from '@support/eventstore';
+import { AgentConfigs } from './agent/configs';
+import { KnowledgeFeed } from './agent/knowledge-feed';
+import { AgentTurns } from './agent/turns';
+import { execute } from './commands/execute';
+import { articleAggregate, articleStream } from './commands/import-kinds';
 import { ALL_PROJECTIONS, CheckpointPoller, Projector, ProjectionWatch } from '@support/projections';
 import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
@@ -30,6 +36,8 @@ export interface ApplicationOptions {
   counters?: CounterStore;
   /** Run the projector in this process (standalone); otherwise poll the shared checkpoint. */
   projector: boolean;
+  /** The agent's answer writer; default: the LLM when configured, else the grounded responder. */
+  responder?: Responder;
 }
 
 /** Everything above the ports, wired once per process. */
@@ -53,6 +61,10 @@ export class Application {
   readonly idempotency: IdempotencyStore;
   readonly projector: Projector | null;
   readonly authenticate;
+  readonly agentConfigs: AgentConfigs;
+  /** The knowledge index; started by the processes that answer agent calls (`listen`). */
+  readonly knowledge: KnowledgeFeed;
+  readonly agentTurns: AgentTurns;
   private readonly watch: ProjectionWatch;
 
   constructor(options: ApplicationOptions) {
@@ -79,6 +91,18 @@ export class Application {
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' })) : null;
     this.watch = this.projector ?? new CheckpointPoller(this.engines.reads);
+    this.agentConfigs = new AgentConfigs(deps);
+    const system = { workspaceId: null, actor: 'system', requestId: null };
+    this.knowledge = new KnowledgeFeed(this.engines.events, async (workspaceId, id, indexed) => {
+      await execute(deps, { ...system, workspaceId }, articleAggregate, articleStream(id), { type: 'mark_indexed', indexed });
+    }, this.log.child({ component: 'knowledge' }));
+    const grounded = new GroundedResponder();
+    const llm = options.config.llm;
+    const responder = options.responder ?? (llm ? new LlmResponder({ ...llm, fallback: grounded, log: this.log.child({ component: 'llm' }) }) : grounded);
+    this.agentTurns = new AgentTurns(deps, {
+      workspaces: this.workspaces, configs: this.agentConfigs, conversations: this.conversations, customers: this.customers,
+      reads: this.reads, knowledge: this.knowledge, responder, clock: this.clock, log: this.log.child({ component: 'agent' }),
+    });
   }
 
   /** The SSRF guard's settings, for registration and for every delivery. */

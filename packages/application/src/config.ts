@@ -24,6 +24,8 @@ export interface Config {
   smtpUrl?: string;
   /** How often the SLA monitor scans open tickets. */
   slaIntervalMs: number;
+  /** An OpenAI-compatible chat-completions endpoint for the agent; unset: the grounded responder. */
+  llm?: { baseUrl: string; apiKey?: string; models: { essential: string; pro: string; ultra: string }; timeoutMs: number };
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -52,4 +54,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   },
   smtpUrl: env.SMTP_URL || undefined,
   slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
+  llm: env.LLM_BASE_URL ? {
+    baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),
+    apiKey: env.LLM_API_KEY || undefined,
+    models: {
+      essential: env.LLM_MODEL_ESSENTIAL || 'gpt-4o-mini',
+      pro: env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
+      ultra: env.LLM_MODEL_ULTRA || env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
+    },
+    timeoutMs: int(env.LLM_TIMEOUT_MS, 20_000, 'LLM_TIMEOUT_MS'),
+  } : undefined,
 });

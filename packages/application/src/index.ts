@@ -25,3 +25,6 @@ export * from './ratelimit/counters';
 export * from './ratelimit/limiter';
 export * from './idempotency/store';
 export * from './consumers/log-consumer';
+export * from './agent/configs';
+export * from './agent/knowledge-feed';
+export * from './agent/turns';

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 
 /** What a rule violation means to a caller; the HTTP layer maps each kind to one status. */
-export type DomainErrorKind = 'validation' | 'not_found' | 'conflict';
+/** `plan_limit`: out of AI credits, or a setting the plan does not include (403 PLAN_LIMIT_REACHED). */
+export type DomainErrorKind = 'validation' | 'not_found' | 'conflict' | 'plan_limit';
 
 export interface DomainError {
   readonly kind: DomainErrorKind;

@@ -11,6 +11,7 @@ import { CannedResponseEvent } from './canned_response/events';
 import { ChannelEvent } from './channel/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket_number/events';
+import { AgentEvent } from './agent/events';
 
 export * from './decider';
 export * from './scopes';
@@ -50,8 +51,10 @@ export * from './conversation/decider';
 export * from './webhook/types';
 export * from './webhook/events';
 export * from './webhook/decider';
+export * from './agent/events';
+export * from './agent/decider';
 
 /** Every event the domain records: the schema an auditor replays against. */
 export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types, ...ConversationEvent.types, ...WebhookEndpointEvent.types,
-  ...TicketEvent.types, TicketNumberEvent, ...ArticleEvent.types, ...CannedResponseEvent.types, ...ChannelEvent.types]);
+  ...TicketEvent.types, TicketNumberEvent, ...ArticleEvent.types, ...CannedResponseEvent.types, ...ChannelEvent.types, AgentEvent]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

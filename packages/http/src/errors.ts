@@ -32,7 +32,7 @@ export const envelope = (status: number, message: string, code?: string, details
 
 export const notFound = (what: string, id: string) => new ApiError(404, `No such ${what}: '${id}'`, 'not_found');
 
-const DOMAIN_STATUS = { validation: [400, 'validation_error'], not_found: [404, 'not_found'], conflict: [409, 'conflict'] } as const;
+const DOMAIN_STATUS = { validation: [400, 'validation_error'], not_found: [404, 'not_found'], conflict: [409, 'conflict'], plan_limit: [403, 'PLAN_LIMIT_REACHED'] } as const;
 
 /** The one mapping of every error to the envelope; unknown errors become an opaque 500. */
 export const toApiError = (err: unknown): ApiError | null => {

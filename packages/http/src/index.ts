@@ -18,3 +18,4 @@ export * from './resources/channel';
 export * from './resources/conversation';
 export * from './resources/message';
 export * from './resources/webhook';
+export * from './resources/agent';

@@ -8,7 +8,8 @@ import { ApiError } from './errors';
 import type { Identity } from './middleware/identify';
 import { RouteDef } from './route';
 
-const requirePrincipal = (ctx: Context, def: RouteDef): Principal => {
+/** The caller's key, or the 401/402/403 of spec 5 and 7; `scope` null: any valid key. */
+export const requirePrincipal = (ctx: Context, def: Pick<RouteDef, 'scope'>): Principal => {
   const identity = ctx.state.identity as Identity;
   if (!('principal' in identity)) {
     const message = identity.problem === 'missing'

@@ -5,13 +5,15 @@ export const ARTICLES = { name: 'knowledge_base_articles', indexes: [['workspace
 
 export const articlesProjection: Projection = {
   collection: ARTICLES,
-  handles: ['knowledge_base_article.created', 'knowledge_base_article.updated'],
+  handles: ['knowledge_base_article.created', 'knowledge_base_article.updated', 'knowledge_base_article.indexed'],
   targets: (e) => [aggregateId(e)],
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
       case 'knowledge_base_article.created': return { ...e.data, updated_at: at };
       case 'knowledge_base_article.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      // Set by the agent's knowledge index; not a change of the article's content.
+      case 'knowledge_base_article.indexed': return doc && { ...doc, indexed: e.data.indexed };
       default: return doc;
     }
   },

@@ -4,9 +4,10 @@ export const CUSTOMERS = { name: 'customers', indexes: [['workspace_id'], ['work
 
 export const customersProjection: Projection = {
   collection: CUSTOMERS,
-  handles: ['customer.created', 'customer.updated', 'conversation.created', 'message.created'],
+  handles: ['customer.created', 'customer.updated', 'conversation.created', 'conversation.updated', 'message.created'],
   targets: (e) => {
     if (e.type === 'conversation.created' || e.type === 'message.created') return e.data.customer_id ? [e.data.customer_id] : [];
+    if (e.type === 'conversation.updated') return e.data.changes.customer_id ? [e.data.changes.customer_id] : [];
     return [aggregateId(e)];
   },
   apply(doc, e) {
@@ -24,7 +25,9 @@ export const customersProjection: Projection = {
         };
       case 'customer.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
       // Contact times follow the customer's conversations and the messages they send.
+      // A conversation the agent linked to a lead it captured counts like one started by them.
       case 'conversation.created':
+      case 'conversation.updated':
         return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1, first_contact_at: doc.first_contact_at ?? at, last_contact_at: at };
       case 'message.created':
         return doc && (e.data.sender_type === 'customer' ? { ...doc, last_contact_at: at } : doc);

@@ -10,6 +10,7 @@ import { Projection } from './projection';
 import { tagsProjection } from './tags';
 import { webhookEndpointsProjection } from './webhook-endpoints';
 import { workspacesProjection } from './workspaces';
+import { agentsProjection } from './agents';
 
 export * from './projection';
 export * from './projector';
@@ -28,5 +29,6 @@ export { CHANNELS } from './channels';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
 export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
+export { AGENTS } from './agents';
 
-export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection, ticketsProjection, articlesProjection, cannedResponsesProjection, channelsProjection, conversationsProjection, messagesProjection, webhookEndpointsProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection, ticketsProjection, articlesProjection, cannedResponsesProjection, channelsProjection, conversationsProjection, messagesProjection, webhookEndpointsProjection, agentsProjection];

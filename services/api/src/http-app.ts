@@ -5,6 +5,7 @@ import type { Application } from '@support/application';
 import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
+import { mountMcp } from './mcp/mount';
 
 export const createHttpApp = (app: Application): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
@@ -29,6 +30,7 @@ export const createHttpApp = (app: Application): Koa => {
     ctx.body = openapi;
   });
   mountRoutes(router, app, ROUTES);
+  mountMcp(router, app);
   koa.use(router.routes());
   // Sets 405 / 501 with the Allow header; requestContext turns them into the envelope.
   koa.use(router.allowedMethods());

@@ -20,6 +20,8 @@ const DRAIN_MS = 10_000;
 
 export const listen = async (app: Application, workers: readonly Worker[] = []): Promise<RunningServer> => {
   await app.start();
+  // The agent's knowledge index is rebuilt from the log before the first request is served.
+  await app.knowledge.start();
   for (const w of workers) await w.start();
   const server = createHttpApp(app).listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
@@ -37,6 +39,7 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
       await closed;
       clearTimeout(force);
       for (const w of [...workers].reverse()) await w.stop();
+      await app.knowledge.stop();
       await app.stop();
     })()),
   };
@@ -45,7 +48,8 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
 /** Runs until SIGTERM or SIGINT, then drains and exits 0 (operator interface). */
 export const runUntilSignal = async (app: Application, describe: string, workers: readonly Worker[] = []): Promise<void> => {
   const running = await listen(app, workers);
-  app.log.info(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: describe });
+  // Printed at any LOG_LEVEL: scripts wait for this line.
+  (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: describe });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });
     running.stop().then(() => { app.log.info('stopped'); process.exit(0); }, (err) => {

@@ -39,6 +39,10 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
   'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never), eventAlone: true },
   'customer.created': customer,
   'customer.updated': customer,
+  /** The customer the lead was recorded on, right after the capture. */
+  'lead.captured': customer,
+  /** The conversation right after the hand-over (assignee no longer `ai`). */
+  'agent.escalated': conversation,
   'ticket.created': ticket,
   'ticket.updated': ticket,
   'ticket.resolved': ticket,

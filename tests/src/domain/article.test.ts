@@ -4,7 +4,7 @@ import { spec } from '../support/decider-spec';
 
 const given = spec(articleDecider);
 const AT = '2026-03-01T10:00:00.000Z';
-const importing = (input: Record<string, unknown>, extra: Partial<ArticleCommand> = {}): ArticleCommand =>
+const importing = (input: Record<string, unknown>, extra: Partial<Extract<ArticleCommand, { type: 'import' }>> = {}): ArticleCommand =>
   ({ type: 'import', id: 'kb_1', workspace_id: 'ws_1', at: AT, input: input as ArticleInput, ...extra });
 const created: ArticleEvent = {
   type: 'knowledge_base_article.created',
@@ -32,4 +32,12 @@ t.test('an update records only the changed fields', async (t) => {
     .then(t, [{ type: 'knowledge_base_article.updated', data: { id: 'kb_1', changes: { content: 'Use the link.', ai_agent_enabled: false } } }]);
   given([created]).when(importing({ title: 'Reset a password', content: 'Click "forgot".' })).then(t, []);
   given([created]).when(importing({ title: 'x', content: 'y' }, { workspace_id: 'ws_2' })).thenFails(t, 'conflict');
+});
+
+t.test('the knowledge index records an article as indexed once, and as dropped when it stops being searchable', async (t) => {
+  given([created]).when({ type: 'mark_indexed', indexed: true }).then(t, [{ type: 'knowledge_base_article.indexed', data: { id: 'kb_1', indexed: true } }]);
+  const indexed: ArticleEvent = { type: 'knowledge_base_article.indexed', data: { id: 'kb_1', indexed: true } };
+  given([created, indexed]).when({ type: 'mark_indexed', indexed: true }).then(t, [], 'already indexed: nothing new');
+  given([created, indexed]).when({ type: 'mark_indexed', indexed: false }).then(t, [{ type: 'knowledge_base_article.indexed', data: { id: 'kb_1', indexed: false } }]);
+  given([]).when({ type: 'mark_indexed', indexed: true }).thenFails(t, 'not_found');
 });

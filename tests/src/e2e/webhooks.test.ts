@@ -56,7 +56,12 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
   t.same((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
   expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');
-  expectError(t, await ws.api.get('/webhook_endpoints/bogus'), 400);
+  // Spec 7: an id that is not a webhook endpoint id is not found, on every id-taking route.
+  for (const [method, path] of [['GET', '/webhook_endpoints/bogus'], ['PATCH', '/webhook_endpoints/bogus'], ['DELETE', '/webhook_endpoints/bogus'],
+    ['POST', '/webhook_endpoints/bogus/roll_secret'], ['POST', '/webhook_endpoints/bogus/test'], ['GET', '/webhook_endpoints/bogus/deliveries'],
+    ['POST', `/webhook_endpoints/${id}/deliveries/bogus/retry`]] as const) {
+    expectError(t, await ws.api.call(method, path, method === 'PATCH' ? { description: 'x' } : undefined), 404, 'not_found', `${method} ${path}`);
+  }
   const other = await tenant(svc.baseUrl, dir);
   const mine = await endpoint(ws, '/crud2');
   expectError(t, await other.api.get(`/webhook_endpoints/${mine.id}`), 404, 'not_found');

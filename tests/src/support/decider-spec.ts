@@ -12,7 +12,7 @@ export const spec = <C, Ev, S>(decider: Decider<C, Ev, S>) => (given: readonly E
     return {
       then: (t: Test, expected: readonly Ev[], message?: string) => {
         if (E.isLeft(result)) return t.fail(`expected events, got ${result.left.kind}: ${result.left.message}`);
-        t.same(result.right, expected, message ?? "then these events");
+        t.strictSame(result.right, expected, message ?? "then these events");
       },
       thenFails: (t: Test, kind: DomainErrorKind, messageMatch?: RegExp) => {
         if (E.isRight(result)) return t.fail(`expected ${kind}, got events ${JSON.stringify(result.right)}`);

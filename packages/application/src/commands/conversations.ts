@@ -1,8 +1,10 @@
+import { Position } from '@support/eventstore';
 import { ConversationChannel, ConversationCommand, conversationDecider, ConversationEvent, ConversationState, customerDecider, CustomerEvent, ID_PREFIX } from '@support/domain';
 import { CustomerInput, Customers, customerStream } from './customers';
 import { Aggregate, CommandContext, Deps, execute, load } from './execute';
 
-const conversation: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = { decider: conversationDecider, codec: ConversationEvent };
+export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = { decider: conversationDecider, codec: ConversationEvent };
+const conversation = conversationAggregate;
 export const conversationStream = (id: string) => `conversation-${id}`;
 
 type Update = Extract<ConversationCommand, { type: 'update' }>['changes'];
@@ -15,7 +17,8 @@ export class Conversations {
   constructor(private readonly deps: Deps, private readonly customers: Customers, private readonly channelOf: ChannelResolver) {}
 
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
-  async create(ctx: CommandContext & { workspaceId: string }, input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+  /** `id`: given by a caller that needs it before the conversation exists (an agent turn's charge). */
+  async create(ctx: CommandContext & { workspaceId: string }, input: { id?: string; channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
     let customer: { id: string; name: string | null; email: string | null } | null = null;
     if (input.customer) {
       const { id } = await this.customers.createOrMatch(ctx, input.customer);
@@ -23,7 +26,7 @@ export class Conversations {
       customer = state.exists ? { id, name: state.name, email: state.email } : { id, name: null, email: null };
     }
     const channel = input.channel ?? 'api';
-    const id = this.deps.ids.next(ID_PREFIX.conversation);
+    const id = input.id ?? this.deps.ids.next(ID_PREFIX.conversation);
     const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
       type: 'create', id, workspace_id: ctx.workspaceId, channel,
       channel_id: await this.channelOf(ctx.workspaceId, channel),
@@ -38,6 +41,16 @@ export class Conversations {
       type: 'update', workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), changes,
     });
     return { id, position: outcome.position };
+  }
+
+  /** Links a conversation that had no customer to one (a lead the agent captured). */
+  async linkCustomer(ctx: CommandContext & { workspaceId: string }, id: string, customerId: string): Promise<Position | null> {
+    const { state } = await load(this.deps, { decider: customerDecider, codec: CustomerEvent }, customerStream(customerId));
+    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+      type: 'link_customer', workspace_id: ctx.workspaceId, customer_id: customerId,
+      customer_name: state.exists ? state.name : null, customer_email: state.exists ? state.email : null,
+    });
+    return outcome.position;
   }
 
   /**

@@ -57,36 +57,75 @@ export class Customers {
 
   /** Changing an e-mail or phone moves its reservation: claim the new value, then free the old. */
   async update(ctx: CommandContext & { workspaceId: string }, id: string, changes: CustomerChanges) {
+    const state = await this.owned(ctx, id);
+    const moves = await this.claimMoves(ctx, state, changes, 'refuse');
+    const outcome = await moves.commit(() => execute(this.deps, ctx, customer, customerStream(id), { type: 'update', changes }));
+    return { id, position: outcome.position };
+  }
+
+  /**
+   * Lead capture: the e-mail and phone the agent found go to the conversation's customer, or to
+   * a customer created (or matched) for them when it had none. A value another customer
+   * already holds is left with them; the lead is recorded all the same.
+   */
+  async captureLead(ctx: CommandContext & { workspaceId: string }, conversationId: string, customerId: string | null, lead: { email: string | null; phone: string | null }) {
+    const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
+    const id = customerId ?? (await this.createOrMatch(ctx, contact)).id;
+    const state = await this.owned(ctx, id);
+    const moves = await this.claimMoves(ctx, state, contact, 'skip');
+    const outcome = await moves.commit(() => execute(this.deps, ctx, customer, customerStream(id), {
+      type: 'capture_lead', conversation_id: conversationId, captured: { email: lead.email, phone: lead.phone }, changes: moves.changes,
+    }));
+    return { customerId: id, position: outcome.position };
+  }
+
+  private async owned(ctx: CommandContext & { workspaceId: string }, id: string) {
     const { state } = await load(this.deps, customer, customerStream(id));
     if (!state.exists || state.workspace_id !== ctx.workspaceId) throw failure('not_found', `customer ${id} not found`);
-    const moves: { kind: IdentityKind; from: string | null; to: string }[] = [];
+    return state;
+  }
+
+  /**
+   * Claims the reservations of the e-mail and phone `changes` move to. A value another customer
+   * holds is refused (409) or, with 'skip', left out of `changes`. `commit` runs the write,
+   * then frees the old values; if the write fails, the new claims are released.
+   */
+  private async claimMoves(ctx: CommandContext & { workspaceId: string }, state: Extract<CustomerState, { exists: true }>, changes: Pick<CustomerChanges, 'email' | 'phone'>, onTaken: 'refuse' | 'skip') {
+    const id = state.id;
+    const kept: Pick<CustomerChanges, 'email' | 'phone'> = { ...changes };
+    const moves: { kind: IdentityKind; from: string | null }[] = [];
+    const claimed: string[] = [];
+    const releaseClaimed = () => Promise.all(claimed.map((s) => this.reservations.release(ctx, s, id)));
     for (const kind of ['email', 'phone'] as const) {
       const next = changes[kind];
       if (next === undefined) continue;
       const to = normaliseIdentity(kind, next);
       const from = state[kind] === null ? null : normaliseIdentity(kind, state[kind]!);
-      if (to !== from && to !== '') moves.push({ kind, from, to });
-    }
-    const claimed: string[] = [];
-    const releaseClaimed = () => Promise.all(claimed.map((s) => this.reservations.release(ctx, s, id)));
-    for (const move of moves) {
-      const stream = identityStream(ctx.workspaceId, move.kind, move.to);
+      if (to === from || to === '') continue;
+      const stream = identityStream(ctx.workspaceId, kind, to);
       const claim = await this.reservations.claim(ctx, stream, id, this.exists);
       if (!claim.ok) {
+        if (onTaken === 'skip') { delete kept[kind]; continue; }
         await releaseClaimed();
-        throw failure('conflict', `another customer (${claim.owner}) already has this ${move.kind}`, { customer_id: claim.owner });
+        throw failure('conflict', `another customer (${claim.owner}) already has this ${kind}`, { customer_id: claim.owner });
       }
       claimed.push(stream);
+      moves.push({ kind, from });
     }
-    try {
-      const outcome = await execute(this.deps, ctx, customer, customerStream(id), { type: 'update', changes });
-      for (const move of moves) {
-        if (move.from !== null) await this.reservations.release(ctx, identityStream(ctx.workspaceId, move.kind, move.from), id);
-      }
-      return { id, position: outcome.position };
-    } catch (err) {
-      await releaseClaimed();
-      throw err;
-    }
+    return {
+      changes: kept,
+      commit: async <T>(write: () => Promise<T>): Promise<T> => {
+        try {
+          const result = await write();
+          for (const move of moves) {
+            if (move.from !== null) await this.reservations.release(ctx, identityStream(ctx.workspaceId, move.kind, move.from), id);
+          }
+          return result;
+        } catch (err) {
+          await releaseClaimed();
+          throw err;
+        }
+      },
+    };
   }
 }

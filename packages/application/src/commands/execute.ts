@@ -85,6 +85,8 @@ export const execute = async <C, Ev extends DomainEvent, S>(
   aggregate: Aggregate<C, Ev, S>,
   stream: string,
   command: C | ((state: S) => C),
+  /** How many times a conflict is decided again before a 409. */
+  attempts = ATTEMPTS,
 ): Promise<Outcome<S, Ev>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await load(deps, aggregate, stream);
@@ -108,7 +110,7 @@ export const execute = async <C, Ev extends DomainEvent, S>(
       remember(cacheOf(aggregate.decider), stream, next, result.revision);
       return { state: next, events, position: result.position };
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevisionError) || attempt >= ATTEMPTS) {
+      if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) {
         if (err instanceof WrongExpectedRevisionError) throw failure('conflict', 'the resource was changed by another request at the same time; retry');
         throw err;
       }

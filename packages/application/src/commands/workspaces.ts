@@ -19,6 +19,8 @@ const view = (s: WorkspaceState): Workspace | null => {
 /** Defaults for a new workspace (operator interface): the pro plan with 1000 credits. */
 export const WORKSPACE_DEFAULTS = { plan: 'pro', credits: 1000, sla_tracking: false } as const;
 
+const CHARGE_ATTEMPTS = 200;
+
 export class Workspaces {
   constructor(private readonly deps: Deps, private readonly reservations: Reservations) {}
 
@@ -53,6 +55,22 @@ export class Workspaces {
       if (claim.ok) return slug;
     }
     throw failure('conflict', `slug "${input.slug}" is taken by another workspace`);
+  }
+
+  /**
+   * Takes a reply's price from the balance, appended with the stream's revision: concurrent
+   * charges are decided again on the new balance until each succeeds or finds it short
+   * (plan_limit), so the balance never goes below zero. Every retry sees progress by another
+   * charge, hence the generous bound.
+   */
+  async charge(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string, conversationId: string) {
+    const outcome = await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId }, CHARGE_ATTEMPTS);
+    return { position: outcome.position, balance: outcome.state.exists ? outcome.state.credits : 0 };
+  }
+
+  /** Gives a charge back when its turn recorded no reply. */
+  async refund(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string) {
+    return (await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'refund', amount, turn_id: turnId }, CHARGE_ATTEMPTS)).position;
   }
 
   async update(ctx: CommandContext, id: string, changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string }) {

@@ -1,4 +1,5 @@
-import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import type { AgentSettings } from '@support/domain';
+import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
@@ -45,7 +46,12 @@ export interface WebhookEndpointDoc extends Doc {
   secret: string; last_error_at: string | null; disabled_at: string | null; created_at: string; updated_at: string;
 }
 
+/** A workspace's agent configuration, keyed by the workspace id. */
+export interface AgentDoc extends Doc { workspace_id: string; settings: AgentSettings }
+
 export class ReadModels {
+  /** By workspace id: a workspace sees only its own. */
+  readonly agents: Collection<AgentDoc>;
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
@@ -62,6 +68,7 @@ export class ReadModels {
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
+    this.agents = reads.collection<AgentDoc>(AGENTS);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tags = new Scoped(reads.collection<TagDoc>(TAGS));

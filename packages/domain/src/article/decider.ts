@@ -1,17 +1,21 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider } from '../decider';
+import { changedFields, Decider, fail } from '../decider';
 import { ImportCommand, importedFields, ownedBy, uniqueTags } from '../imported';
 import { ArticleChanges, ArticleEvent } from './events';
 import { ArticleInput } from './input';
 
 type Created = Extract<ArticleEvent, { type: 'knowledge_base_article.created' }>['data'];
 export type ArticleState = { exists: false } | ({ exists: true } & Created);
-export type ArticleCommand = ImportCommand<ArticleInput>;
+export type ArticleCommand = ImportCommand<ArticleInput> | { type: 'mark_indexed'; indexed: boolean };
 
 /** Knowledge base articles are read-only over the API: they arrive by import. */
 export const articleDecider: Decider<ArticleCommand, ArticleEvent, ArticleState> = {
   initialState: { exists: false },
   decide(command, state) {
+    if (command.type === 'mark_indexed') {
+      if (!state.exists) return fail('not_found', 'article not found');
+      return E.right(state.indexed === command.indexed ? [] : [{ type: 'knowledge_base_article.indexed', data: { id: state.id, indexed: command.indexed } }]);
+    }
     const fields = importedFields(ArticleInput, command.input);
     if (E.isLeft(fields)) return fields;
     const given = fields.right;
@@ -46,6 +50,7 @@ export const articleDecider: Decider<ArticleCommand, ArticleEvent, ArticleState>
     switch (event.type) {
       case 'knowledge_base_article.created': return { exists: true, ...event.data };
       case 'knowledge_base_article.updated': return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'knowledge_base_article.indexed': return state.exists ? { ...state, indexed: event.data.indexed } : state;
     }
   },
 };

@@ -27,5 +27,8 @@ export const ArticleChanges = t.partial(fields);
 export type ArticleChanges = t.TypeOf<typeof ArticleChanges>;
 export const ArticleUpdated = eventCodec('knowledge_base_article.updated', t.type({ id: t.string, changes: ArticleChanges }));
 
-export const ArticleEvent = t.union([ArticleCreated, ArticleUpdated]);
+/** The agent's knowledge index made the article searchable (or dropped it): its `indexed` flag. */
+export const ArticleIndexed = eventCodec('knowledge_base_article.indexed', t.type({ id: t.string, indexed: t.boolean }));
+
+export const ArticleEvent = t.union([ArticleCreated, ArticleUpdated, ArticleIndexed]);
 export type ArticleEvent = t.TypeOf<typeof ArticleEvent>;

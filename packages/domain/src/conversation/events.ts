@@ -30,6 +30,10 @@ export const ConversationChanges = t.partial({
   tags: t.array(t.string),
   assignee: nullable(t.string),
   resolved_at: nullable(t.string),
+  /** Set when the agent links a lead it captured to a conversation that had no customer. */
+  customer_id: nullable(t.string),
+  customer_name: nullable(t.string),
+  customer_email: nullable(t.string),
 });
 export type ConversationChanges = t.TypeOf<typeof ConversationChanges>;
 
@@ -56,5 +60,22 @@ export const MessageCreated = eventCodec('message.created', t.type({
 }));
 export type MessageData = t.TypeOf<typeof MessageCreated>['data'];
 
-export const ConversationEvent = t.union([ConversationCreated, ConversationUpdated, ConversationClosed, MessageCreated]);
+/** One AI turn that replied: what it cost and what it cited (the reply bubbles are its messages). */
+export const AgentReplied = eventCodec('agent.replied', t.type({
+  conversation_id: t.string,
+  turn_id: t.string,
+  message_ids: t.array(t.string),
+  credits_used: t.number,
+  model_tier: t.keyof({ essential: null, pro: null, ultra: null }),
+  sources: t.array(t.string),
+}));
+export const ESCALATION_REASONS = ['keyword', 'after_replies', 'no_answer'] as const;
+/** The agent handed the conversation to a human (spec 6.1 `agent.escalated`). */
+export const AgentEscalated = eventCodec('agent.escalated', t.type({
+  id: t.string,
+  reason: t.keyof({ keyword: null, after_replies: null, no_answer: null }),
+  keyword: nullable(t.string),
+}));
+
+export const ConversationEvent = t.union([ConversationCreated, ConversationUpdated, ConversationClosed, MessageCreated, AgentReplied, AgentEscalated]);
 export type ConversationEvent = t.TypeOf<typeof ConversationEvent>;

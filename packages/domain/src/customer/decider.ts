@@ -8,7 +8,12 @@ export type CustomerState = { exists: false } | ({ exists: true } & Created);
 
 export type CustomerCommand =
   | { type: 'create'; id: string; workspace_id: string; email?: string; phone?: string; name?: string; external_id?: string; metadata?: Record<string, unknown> }
-  | { type: 'update'; changes: CustomerChanges };
+  | { type: 'update'; changes: CustomerChanges }
+  /**
+   * Contact details the agent found in a message: `captured` is what was found, `changes` what
+   * this customer may take of it (a value another customer holds stays theirs).
+   */
+  | { type: 'capture_lead'; conversation_id: string; captured: { email: string | null; phone: string | null }; changes: Pick<CustomerChanges, 'email' | 'phone'> };
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -58,12 +63,24 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
         const changes = changedFields(state, requested as Partial<Created>) as CustomerChanges;
         return E.right(Object.keys(changes).length ? [{ type: 'customer.updated', data: { id: state.id, changes } }] : []);
       }
+      case 'capture_lead': {
+        if (!state.exists) return fail('not_found', 'customer not found');
+        const invalid = checkContact(command.changes);
+        if (E.isLeft(invalid)) return invalid;
+        const changes = changedFields(state, command.changes as Partial<Created>) as CustomerChanges;
+        const { email, phone } = command.captured;
+        return E.right([
+          ...(Object.keys(changes).length ? [{ type: 'customer.updated' as const, data: { id: state.id, changes } }] : []),
+          { type: 'lead.captured', data: { id: state.id, conversation_id: command.conversation_id, email, phone } },
+        ]);
+      }
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'customer.created': return { exists: true, ...event.data };
       case 'customer.updated': return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'lead.captured': return state;
     }
   },
 };

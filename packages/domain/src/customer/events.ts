@@ -24,5 +24,8 @@ export type CustomerChanges = t.TypeOf<typeof CustomerChanges>;
 
 export const CustomerUpdated = eventCodec('customer.updated', t.type({ id: t.string, changes: CustomerChanges }));
 
-export const CustomerEvent = t.union([CustomerCreated, CustomerUpdated]);
+/** The agent found contact details in a customer's message (spec 6.1 `lead.captured`). */
+export const LeadCaptured = eventCodec('lead.captured', t.type({ id: t.string, conversation_id: t.string, email: nullable(t.string), phone: nullable(t.string) }));
+
+export const CustomerEvent = t.union([CustomerCreated, CustomerUpdated, LeadCaptured]);
 export type CustomerEvent = t.TypeOf<typeof CustomerEvent>;

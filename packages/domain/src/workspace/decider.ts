@@ -10,7 +10,10 @@ export type WorkspaceState =
 
 export type WorkspaceCommand =
   | { type: 'create'; id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean; email?: string | null }
-  | { type: 'update'; changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string | null } };
+  | { type: 'update'; changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string | null } }
+  /** Takes a reply's price from the balance; never below zero. */
+  | { type: 'charge'; amount: number; turn_id: string; conversation_id: string }
+  | { type: 'refund'; amount: number; turn_id: string };
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -47,12 +50,26 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         const changes = changedFields<WorkspaceSettings>(state, command.changes as Partial<WorkspaceSettings>);
         return E.right(Object.keys(changes).length ? [{ type: 'workspace.updated', data: changes }] : []);
       }
+      case 'charge': {
+        if (!state.exists) return fail('not_found', 'workspace not found');
+        if (state.credits < command.amount) {
+          return fail('plan_limit', `Out of AI credits: this reply costs ${command.amount} and the balance is ${state.credits}.`, { credits: state.credits, required: command.amount });
+        }
+        const { amount, turn_id, conversation_id } = command;
+        return E.right([{ type: 'workspace.credits_charged', data: { amount, turn_id, conversation_id } }]);
+      }
+      case 'refund': {
+        if (!state.exists) return fail('not_found', 'workspace not found');
+        return E.right([{ type: 'workspace.credits_refunded', data: { amount: command.amount, turn_id: command.turn_id } }]);
+      }
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'workspace.created': return { exists: true, ...event.data };
       case 'workspace.updated': return state.exists ? { ...state, ...event.data } : state;
+      case 'workspace.credits_charged': return state.exists ? { ...state, credits: state.credits - event.data.amount } : state;
+      case 'workspace.credits_refunded': return state.exists ? { ...state, credits: state.credits + event.data.amount } : state;
     }
   },
 };

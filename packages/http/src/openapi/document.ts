@@ -25,9 +25,40 @@ const parameters = (schema: JsonSchema | undefined, where: 'path' | 'query') => 
   return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
 };
 
+/**
+ * Operations that are not route declarations: the document itself, and the MCP endpoint, whose
+ * body is JSON-RPC 2.0 handled by the MCP SDK (spec 4.3 rule 8 leaves its shape open).
+ */
+const fixedPaths = (): Record<string, Record<string, unknown>> => ({
+  '/openapi.json': {
+    get: {
+      summary: 'This description (OpenAPI 3.1), unauthenticated', tags: ['meta'], operationId: 'getOpenapiJson', security: [],
+      responses: { '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } } },
+    },
+  },
+  '/mcp': {
+    post: {
+      summary: 'Model Context Protocol server (Streamable HTTP, stateless; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope',
+      tags: ['agent'], operationId: 'postMcp', 'x-rate-limit-tier': 'chat',
+      parameters: [
+        { name: 'Accept', in: 'header', required: true, schema: { type: 'string', example: 'application/json, text/event-stream' }, description: 'Must accept both application/json and text/event-stream' },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } } } },
+      },
+      responses: {
+        '200': { description: 'A JSON-RPC 2.0 response', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: {}, error: { type: 'object' } } } } } },
+        '202': { description: 'A notification was accepted' },
+        ...Object.fromEntries(['400', '401', '402', '403', '406', '429', '500'].map((c) => [c, c === '406' ? { description: 'The client does not accept both application/json and text/event-stream' } : { $ref: `#/components/responses/Error${c}` }])),
+      },
+    },
+  },
+});
+
 /** OpenAPI 3.1, generated from the same route declarations and codecs that validate requests. */
 export const openApiDocument = (routes: readonly RouteDef[], info: { version: string; serverUrl: string }) => {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, unknown>> = fixedPaths();
   for (const r of routes) {
     const path = openApiPath(r.path);
     const errorCodes = ['400', '401', '402', '403', '404', '409', '413', '429', '500'].filter((c) => r.method !== 'get' || c !== '413');

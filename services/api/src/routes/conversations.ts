@@ -5,7 +5,7 @@ import {
 import { commandContext, readBack } from './helpers';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
-const customerInput = struct({}, { email: str({ min: 1, max: 320, format: 'email' }), phone: str({ min: 1, max: 64 }), name: str({ max: 255 }), external_id: str({ min: 1, max: 255 }) }, { title: 'customer_input' });
+export const customerInput = struct({}, { email: str({ min: 1, max: 320, format: 'email' }), phone: str({ min: 1, max: 64 }), name: str({ max: 255 }), external_id: str({ min: 1, max: 255 }) }, { title: 'customer_input' });
 
 export const conversationRoutes = [
   route({

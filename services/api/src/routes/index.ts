@@ -1,4 +1,5 @@
 import type { RouteDef } from '@support/http';
+import { agentRoutes } from './agent';
 import { conversationRoutes } from './conversations';
 import { customerRoutes } from './customers';
 import { messageRoutes } from './messages';
@@ -11,4 +12,4 @@ import { ticketRoutes } from './tickets';
 import { webhookRoutes } from './webhooks';
 
 /** Every authenticated endpoint, in the order the OpenAPI document lists them. */
-export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...customerRoutes, ...tagRoutes, ...ticketRoutes, ...knowledgeBaseRoutes, ...cannedResponseRoutes, ...channelRoutes, ...conversationRoutes, ...messageRoutes, ...webhookRoutes] as RouteDef[];
+export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...agentRoutes, ...customerRoutes, ...tagRoutes, ...ticketRoutes, ...knowledgeBaseRoutes, ...cannedResponseRoutes, ...channelRoutes, ...conversationRoutes, ...messageRoutes, ...webhookRoutes] as RouteDef[];

@@ -1,12 +1,14 @@
-import { ID_PREFIX, WEBHOOK_EVENT_TYPES } from '@support/domain';
+import { WEBHOOK_EVENT_TYPES } from '@support/domain';
 import { deliveryId, webhookEventId } from '@support/application';
 import {
-  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, listBody, listOf, notFound, nullable, oneOf, pageParams, resourceId, RetryEnqueued, route, str, struct, TestEnqueued,
+  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, listBody, listOf, notFound, nullable, oneOf, pageParams, RetryEnqueued, route, str, struct, TestEnqueued,
   toDelivery, toEvent, toWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource, WebhookEndpointWithSecret,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
-const endpointParams = struct({ id: resourceId(ID_PREFIX.webhookEndpoint, 'webhook endpoint') });
+/** Spec 7: an id that is not a webhook endpoint's (or delivery's) is simply not found (404), not malformed. */
+const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });
+const endpointParams = struct({ id: anyId('webhook endpoint') });
 const url = str({ min: 1, max: 2048, format: 'uri', description: 'HTTPS; checked against internal, loopback and metadata addresses' });
 const enabledEvents = arrayOf(str({ min: 1, max: 64, description: `One of ${WEBHOOK_EVENT_TYPES.join(', ')}; or "*" alone` }), { max: 20 });
 const description = nullable(str({ max: 500 }));
@@ -98,7 +100,7 @@ export const webhookRoutes = [
   }),
   route({
     method: 'post', path: '/webhook_endpoints/:id/deliveries/:deliveryId/retry', tag: 'webhooks', summary: 'Send a delivery again, now', scope,
-    params: struct({ id: resourceId(ID_PREFIX.webhookEndpoint, 'webhook endpoint'), deliveryId: resourceId(ID_PREFIX.delivery, 'delivery') }),
+    params: struct({ id: anyId('webhook endpoint'), deliveryId: anyId('delivery') }),
     response: { status: 200, codec: RetryEnqueued, description: 'The delivery is queued' },
     handler: async ({ app, principal, params }) => {
       if (!(await app.webhookRecords.retry(principal.workspaceId, params.id, params.deliveryId))) throw notFound('webhook delivery', params.deliveryId);

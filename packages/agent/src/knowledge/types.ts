@@ -1,0 +1,28 @@
+/** What the knowledge index needs of a knowledge base article (spec 2.10). */
+export interface ArticleForIndex {
+  id: string;
+  workspace_id: string;
+  title: string;
+  content: string;
+  status: 'draft' | 'published';
+  ai_agent_enabled: boolean;
+}
+
+/** A searchable piece of an article: a heading's section or a paragraph. */
+export interface Passage {
+  /** `<article id>#<n>`, n counting from 0 in article order. */
+  id: string;
+  articleId: string;
+  workspaceId: string;
+  /** The article title (spec 2.7a `filename`). */
+  title: string;
+  /** The heading the passage sits under, if any. */
+  heading: string | null;
+  text: string;
+}
+
+export interface SearchHit {
+  passage: Passage;
+  /** Relevance, higher is better; comparable only within one search. */
+  score: number;
+}

@@ -1,0 +1,301 @@
+import { terms } from '../knowledge/text';
+import type { SearchHit } from '../knowledge/types';
+import type { Answer, Question, Responder, ResponseLength, Tone } from './types';
+
+/*
+ * Relevance rule (scores are BM25-like and unnormalised, so no raw score is a threshold alone).
+ * With Q = the distinct analysed terms of the customer's message (`terms`: stop words removed,
+ * stemmed), a hit is RELEVANT when both hold:
+ *   1. coverage: at least MIN_TERM_SHARE of Q occurs in the passage's title, heading or text;
+ *   2. closeness: its score is at least MIN_RELATIVE_SCORE × the best hit's score (and above 0).
+ * Rule 1 is the absolute gate: an off-topic question still has a "best" hit, but that hit shares
+ * (almost) none of the question's words. Rule 2 keeps weaker passages out when a clearly better
+ * one exists. A message with no terms at all ("hi?") has nothing relevant.
+ * A hit is RELATED (may be offered as a quick reply, never quoted) when it shares at least one
+ * term of Q and scores at least MIN_RELATED_SCORE × the best.
+ * Chosen on the labelled fixture (tests/fixtures/knowledge, top 8 hits, balanced): 0.5 / 0.4
+ * cite the labelled article for 85 of 110 on-topic questions and say "I don't know" to 7 of 11
+ * off-topic ones; a share of 0.4 answers 2 more off-topic questions, 0.6 refuses 40 % of the
+ * on-topic ones. The closeness factor matters little between 0.3 and 0.5.
+ */
+export const MIN_TERM_SHARE = 0.5;
+export const MIN_RELATIVE_SCORE = 0.4;
+export const MIN_RELATED_SCORE = 0.2;
+
+const BUBBLES: Record<ResponseLength, number> = { concise: 1, balanced: 2, detailed: 4 };
+/** A bubble holds at most this many sentences (a lead-in with its list counts as one)… */
+const UNITS_PER_BUBBLE = 2;
+/** …and a second sentence joins it only if the bubble stays this short. */
+const BUBBLE_CHARS = 420;
+/** List items glued to the sentence that introduces them (`…these steps:`). */
+const LIST_ITEMS_PER_LEAD = 6;
+const MAX_QUICK_REPLIES = 3;
+const MAX_BUTTONS = 5;
+const MAX_IMAGES = 5;
+
+interface Wording { greeting: string; closing: string; unknown: string }
+
+/** What the tone changes: the greeting of the first bubble, the closing of the last, the "I don't know". */
+const WORDING: Record<Tone, Wording> = {
+  professional: {
+    greeting: 'Thank you for your question.',
+    closing: 'Please let me know if there is anything else I can help you with.',
+    unknown: 'Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?',
+  },
+  friendly: {
+    greeting: 'Hi there!',
+    closing: 'I hope that helps!',
+    unknown: "Hi there! I'm sorry, I couldn't find anything about that in our help articles. Could you try asking in a different way?",
+  },
+  casual: {
+    greeting: 'Hey!',
+    closing: 'Anything else?',
+    unknown: "Hey! Hmm, I couldn't find anything on that in our docs. Mind asking another way?",
+  },
+};
+
+/**
+ * A title that already reads as a direct question ("How do I export sales", "Can I rent a
+ * reader", "What happens when a payment fails") — not an indirect one like "How card data is
+ * protected" or "When you receive your money".
+ */
+const DIRECT_QUESTION = /^(?:(?:how|what|where|which|who|why|when)\s+(?:do|does|did|can|could|should|will|would|is|are|was|to|much|many|long|often|happens|if)|why|can|could|do|does|is|are|should|will|would|may)\b/i;
+
+/** A related article offered as a quick reply, phrased as the customer's next message. */
+export const quickReplyFor = (title: string): string => {
+  const clean = title.trim().replace(/\s+/g, ' ');
+  if (clean.endsWith('?')) return clean;
+  if (DIRECT_QUESTION.test(clean)) return `${clean.replace(/[.!:;]+$/, '')}?`;
+  return `Tell me about "${clean}"`;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Markdown: links and images out, readable sentences in.
+
+const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|svg)(?:[?#][^\s]*)?$/i;
+/** `![alt](url "title")`, `[label](url "title")`, `<https://…>` and bare URLs, in text order. */
+const LINKISH = /(!?)\[([^\]\n]*)\]\(\s*<?([^\s)>]+)>?(?:\s+["'][^"'\n]*["'])?\s*\)|<(https?:\/\/[^\s>]+)>|(https?:\/\/[^\s<>()[\]"'`]+)/gi;
+
+const isHttpUrl = (url: string): boolean => /^https?:\/\/[^\s/]+/i.test(url);
+const trimUrl = (url: string): string => url.replace(/[.,;:!?'"*_]+$/, '');
+/** A bare link's button label: `Open` and the address without scheme (`Open example.com/help/billing`), kept short. */
+const labelFor = (url: string): string => {
+  let address = url;
+  try {
+    const u = new URL(url);
+    address = `${u.hostname.replace(/^www\./, '')}${u.pathname === '/' ? '' : u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // keep the raw URL
+  }
+  return `Open ${address.length > 48 ? `${address.slice(0, 47)}…` : address}`;
+};
+
+interface Links { buttons: { text: string; url: string }[]; images: string[] }
+
+/** The buttons (links) and images of a markdown text, in order; images are never buttons. */
+export const extractLinks = (text: string): Links => {
+  const found: Links = { buttons: [], images: [] };
+  for (const m of text.matchAll(LINKISH)) {
+    const [, bang, label, mdUrl, autoUrl, bareUrl] = m;
+    const url = trimUrl(mdUrl ?? autoUrl ?? bareUrl ?? '');
+    if (!isHttpUrl(url)) continue;
+    if (bang === '!' || IMAGE_FILE.test(url)) found.images.push(url);
+    else found.buttons.push({ text: (mdUrl !== undefined ? plain(label) : '') || labelFor(url), url });
+  }
+  return found;
+};
+
+/** Inline markdown to plain text: images dropped, links to their label, emphasis and code marks off. */
+const plain = (text: string): string =>
+  text
+    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/<(https?:\/\/[^\s>]+)>/gi, '$1')
+    .replace(/https?:\/\/[^\s<>()[\]"'`]+\.(?:png|jpe?g|gif|webp|svg)(?:[?#][^\s]*)?/gi, ' ')
+    .replace(/<\/?[a-z][^>]*>/gi, ' ')
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/(^|[^\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?!\w)/g, '$1$2')
+    .replace(/(^|[^\w])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)/g, '$1$2')
+    .replace(/`+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const END = /[.!?…]["')\]]*$/;
+const sentenceEnd = (s: string): string => (END.test(s) || s.endsWith(':') ? s : `${s}.`);
+
+/** A piece of answer text: one sentence, or a lead-in sentence with the list items it introduces. */
+interface Unit { text: string; terms: Set<string>; index: number }
+
+/** The readable sentences of a passage in order; headings, code blocks, tables and rules left out. */
+export const sentencesOf = (text: string): string[] => {
+  const units: string[] = [];
+  let lead: { text: string; items: string[] } | null = null;
+  const flush = () => {
+    if (lead) {
+      units.push(lead.items.length > 0 ? `${lead.text} ${lead.items.join(' ')}` : lead.text.replace(/:$/, '.'));
+      lead = null;
+    }
+  };
+  let inFence = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) {
+      flush();
+      continue;
+    }
+    if (line === '' || /^#{1,6}(\s|$)/.test(line) || /^(```|~~~)/.test(line) || /^\|/.test(line) || /^([-*_]\s*){3,}$/.test(line)) {
+      if (line !== '') flush();
+      continue;
+    }
+    const isItem = /^([-*+]|\d+[.)])\s+/.test(line);
+    const content = plain(line.replace(/^>\s?/, '').replace(/^([-*+]|\d+[.)])\s+/, ''));
+    // Nothing left, or only a bare link (it becomes a button): no sentence.
+    if (content === '' || /^https?:\/\/\S+$/i.test(content)) continue;
+    const sentences = content.split(/(?<=[.!?…]["')\]]*)\s+(?=["'(\[]?[A-Z0-9])/).map((s) => s.trim()).filter((s) => s !== '');
+    const current = lead as { text: string; items: string[] } | null;
+    if (isItem && current && current.items.length < LIST_ITEMS_PER_LEAD) {
+      current.items.push(...sentences.map(sentenceEnd).map((s) => s.replace(/:$/, '.')));
+      continue;
+    }
+    flush();
+    for (const [i, s] of sentences.entries()) {
+      const last = i === sentences.length - 1;
+      if (last && s.endsWith(':')) lead = { text: s, items: [] };
+      else units.push(sentenceEnd(s).replace(/:$/, '.'));
+    }
+  }
+  flush();
+  return units;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+interface Scored { hit: SearchHit; share: number; relevant: boolean; related: boolean }
+
+/** Every hit with its share of the question's terms and whether it is relevant / related (rule above). */
+export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[] => {
+  const question = new Set(terms(message));
+  const best = hits.reduce((max, h) => Math.max(max, h.score), 0);
+  return hits.map((hit) => {
+    const { title, heading, text } = hit.passage;
+    const passageTerms = new Set(terms(`${title}\n${heading ?? ''}\n${text}`));
+    const shared = [...question].filter((q) => passageTerms.has(q)).length;
+    const share = question.size === 0 ? 0 : shared / question.size;
+    const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
+    return {
+      hit, share,
+      relevant: share >= MIN_TERM_SHARE && relative >= MIN_RELATIVE_SCORE,
+      related: shared > 0 && relative >= MIN_RELATED_SCORE,
+    };
+  });
+};
+
+/** Relevant hits, best first: what any responder may ground an answer on. */
+export const relevantHits = (message: string, hits: readonly SearchHit[]): SearchHit[] =>
+  judgeHits(message, hits).filter((s) => s.relevant).map((s) => s.hit);
+
+const distinctBy = <A>(items: A[], key: (a: A) => string): A[] => {
+  const seen = new Set<string>();
+  return items.filter((a) => (seen.has(key(a)) ? false : (seen.add(key(a)), true)));
+};
+
+/**
+ * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
+ *
+ * It answers only from relevant passages (rule above), best first:
+ * - each relevant passage is cut into sentences (a sentence ending in `:` keeps the list it
+ *   introduces); the sentences sharing question terms are its "matching" ones (when none does,
+ *   the passage matched by its title or heading and its first sentence stands in);
+ * - bubble candidates: for each relevant passage in rank order, its matching sentences, best
+ *   matching first, two to a bubble (shown in text order); then, to fill a longer answer, the
+ *   passages' other sentences in text order. Duplicate sentences are dropped;
+ * - `response_length` takes the first 1 (concise), 2 (balanced) or up to 4 (detailed) bubbles;
+ *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
+ * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
+ *   `buttons` and `images`: links and images in those passages only;
+ * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions.
+ * With nothing relevant it invents nothing: one polite "I don't know" bubble in the tone,
+ * `grounded: false`, no sources (the caller may escalate instead).
+ *
+ * `custom_instructions` is ignored: free-text instructions cannot be followed without a language
+ * model (the LLM responder follows them). `name` and `model_tier` do not change the wording.
+ */
+export class GroundedResponder implements Responder {
+  async answer(question: Question): Promise<Answer> {
+    return groundedAnswer(question);
+  }
+}
+
+/** The grounded responder's answer, synchronously. */
+export const groundedAnswer = (question: Question): Answer => {
+  const { settings } = question;
+  const wording = WORDING[settings.tone] ?? WORDING.friendly;
+  const judged = judgeHits(question.message, question.hits);
+  const relevant = judged.filter((s) => s.relevant).map((s) => s.hit);
+  if (relevant.length === 0) {
+    return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
+  }
+
+  const asked = new Set(terms(question.message));
+  const firstChunks: { hit: SearchHit; units: Unit[] }[] = [];
+  const laterChunks: { hit: SearchHit; units: Unit[] }[] = [];
+  const seen = new Set<string>();
+  for (const hit of relevant) {
+    const units = sentencesOf(hit.passage.text)
+      .map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }))
+      .filter((u) => {
+        const key = u.text.toLowerCase();
+        return seen.has(key) ? false : (seen.add(key), true);
+      });
+    if (units.length === 0) continue;
+    const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q)).length;
+    let matching = units.filter((u) => overlap(u) > 0);
+    if (matching.length === 0) matching = [units[0]];
+    const ranked = [...matching].sort((a, b) => overlap(b) - overlap(a) || a.index - b.index);
+    const rest = units.filter((u) => !matching.includes(u));
+    firstChunks.push(...chunk(ranked).map((units) => ({ hit, units })));
+    laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
+  }
+  const chosen = [...firstChunks, ...laterChunks].slice(0, BUBBLES[settings.response_length] ?? BUBBLES.balanced);
+  if (chosen.length === 0) {
+    return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
+  }
+
+  const messages = chosen.map((c) => [...c.units].sort((a, b) => a.index - b.index).map((u) => u.text).join(' '));
+  messages[0] = `${wording.greeting} ${messages[0]}`;
+  if (settings.response_length !== 'concise') messages[messages.length - 1] = `${messages[messages.length - 1]} ${wording.closing}`;
+
+  const cited = distinctBy(chosen.map((c) => c.hit), (h) => h.passage.id);
+  const sources = distinctBy(cited.map((h) => h.passage.title), (s) => s);
+  const links = cited.map((h) => extractLinks(h.passage.text));
+  const buttons = distinctBy(links.flatMap((l) => l.buttons), (b) => b.url).slice(0, MAX_BUTTONS);
+  const images = distinctBy(links.flatMap((l) => l.images), (i) => i).slice(0, MAX_IMAGES);
+
+  const citedArticles = new Set(cited.map((h) => h.passage.articleId));
+  const citedTitles = new Set(sources);
+  const quick_replies = distinctBy(
+    judged.filter((s) => s.related && !citedArticles.has(s.hit.passage.articleId) && !citedTitles.has(s.hit.passage.title)).map((s) => s.hit),
+    (h) => h.passage.articleId,
+  ).map((h) => quickReplyFor(h.passage.title)).filter((q, i, all) => all.indexOf(q) === i).slice(0, MAX_QUICK_REPLIES);
+
+  return { messages, quick_replies, buttons, images, sources, grounded: true };
+};
+
+/** Units (best first) into bubbles of at most two, the second only while the bubble stays short. */
+const chunk = (units: Unit[]): Unit[][] => {
+  const out: Unit[][] = [];
+  let current: Unit[] = [];
+  let length = 0;
+  for (const u of units) {
+    if (current.length > 0 && (current.length >= UNITS_PER_BUBBLE || length + 1 + u.text.length > BUBBLE_CHARS)) {
+      out.push(current);
+      current = [];
+      length = 0;
+    }
+    current.push(u);
+    length += (length > 0 ? 1 : 0) + u.text.length;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+};

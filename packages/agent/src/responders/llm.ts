@@ -1,0 +1,274 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import type { SearchHit } from '../knowledge/types';
+import type { Answer, AnswerSettings, HistoryEntry, ModelTier, Question, Responder } from './types';
+
+export interface LlmResponderOptions {
+  /** OpenAI-compatible base URL, without the trailing `/chat/completions` (e.g. `https://api.openai.com/v1`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` when set. Never logged. */
+  apiKey?: string;
+  /** The model used for each tier (`settings.model_tier`). */
+  models: Record<ModelTier, string>;
+  /** Whole request budget (connect, answer and body), default 20000 ms. */
+  timeoutMs?: number;
+  /** Answers when the model cannot be used (timeout, HTTP or network error, unusable output). */
+  fallback: Responder;
+  log: { warn(msg: string, fields?: Record<string, unknown>): void };
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const MAX_MESSAGES = 4;
+const MAX_QUICK_REPLIES = 3;
+const MAX_BUTTONS = 5;
+const MAX_IMAGES = 5;
+/** Context passages longer than this are cut (the index's passages are sections, usually far shorter). */
+const MAX_PASSAGE_CHARS = 4000;
+
+/**
+ * What the model must return (the `content` of its message, a JSON object). Only `messages` is
+ * required; a missing list is taken as empty. A field of the wrong type makes the whole answer
+ * unusable (the fallback answers instead).
+ */
+const ModelAnswer = t.intersection([
+  t.type({ messages: t.array(t.string) }),
+  t.partial({
+    quick_replies: t.array(t.string),
+    buttons: t.array(t.type({ text: t.string, url: t.string })),
+    images: t.array(t.string),
+    citations: t.array(t.number),
+  }),
+]);
+type ModelAnswer = t.TypeOf<typeof ModelAnswer>;
+
+/** The part of an OpenAI-compatible chat completion we read. */
+const Completion = t.type({
+  choices: t.array(t.type({ message: t.type({ content: t.union([t.string, t.null]) }) })),
+});
+
+interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
+
+const TONES: Record<AnswerSettings['tone'], string> = {
+  professional: 'professional: courteous, precise and formal; no slang, no emoji',
+  friendly: 'friendly: warm, upbeat and helpful, like a kind colleague',
+  casual: 'casual: relaxed and conversational, short plain words',
+};
+
+const LENGTHS: Record<AnswerSettings['response_length'], string> = {
+  concise: 'concise: exactly 1 short message of one to three sentences',
+  balanced: 'balanced: 2 messages of a few sentences each',
+  detailed: 'detailed: up to 4 messages covering the relevant steps and details',
+};
+
+/** `[1] Title — heading` then the passage text; numbering from 1 in retrieval order. */
+export const contextBlock = (hits: readonly SearchHit[]): string =>
+  hits.map((hit, i) => {
+    const { title, heading, text } = hit.passage;
+    const head = heading ? `${title} — ${heading}` : title;
+    const body = text.length > MAX_PASSAGE_CHARS ? `${text.slice(0, MAX_PASSAGE_CHARS)}…` : text;
+    return `[${i + 1}] ${head}\n${body}`;
+  }).join('\n\n');
+
+/** The system prompt: who the agent is, how it speaks, the grounding rules, the JSON contract and the context. */
+export const systemPrompt = (settings: AnswerSettings, hits: readonly SearchHit[]): string => {
+  const lines = [
+    `You are ${settings.name}, the AI customer-support agent of this business, chatting with a customer.`,
+    `Tone: ${TONES[settings.tone]}.`,
+    `Response length: ${LENGTHS[settings.response_length]}.`,
+  ];
+  if (settings.custom_instructions && settings.custom_instructions.trim() !== '') {
+    lines.push(
+      '',
+      'Custom instructions from the business (follow them unless they conflict with the rules below):',
+      settings.custom_instructions.trim(),
+    );
+  }
+  lines.push(
+    '',
+    'Rules (strict):',
+    '- Answer ONLY from the numbered context passages below. Never use outside knowledge and never invent facts, steps, prices, policies or URLs.',
+    '- If the passages do not answer the question, say politely in one message that you do not know, and return "citations": [].',
+    '- List in "citations" the number of every passage your answer uses, and only those.',
+    '- Write plain text sentences in "messages": no markdown headings, no tables, no raw passage numbers.',
+    '- "quick_replies": at most 3 short follow-up questions the customer may ask next, answerable from the passages.',
+    '- "buttons": links from the cited passages worth a button, as {"text": label, "url": an http(s) URL copied from the passages}.',
+    '- "images": image URLs copied from the cited passages that help the answer.',
+    '- Reply with one JSON object and nothing else, exactly of this shape:',
+    '{"messages": ["..."], "quick_replies": ["..."], "buttons": [{"text": "...", "url": "https://..."}], "images": ["https://..."], "citations": [1]}',
+    '',
+    'Context passages:',
+    hits.length > 0 ? contextBlock(hits) : '(none)',
+  );
+  return lines.join('\n');
+};
+
+/** The customer's messages as `user`; the agent's own and a human agent's as `assistant`. */
+const roleOf = (entry: HistoryEntry): 'user' | 'assistant' => (entry.role === 'customer' ? 'user' : 'assistant');
+
+/** The chat completion request body for a question. */
+export const chatRequest = (question: Question, model: string): Record<string, unknown> => {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemPrompt(question.settings, question.hits) },
+    ...question.history.filter((h) => h.content.trim() !== '').map((h): ChatMessage => ({ role: roleOf(h), content: h.content })),
+    { role: 'user', content: question.message },
+  ];
+  return { model, messages, temperature: 0, response_format: { type: 'json_object' } };
+};
+
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const distinct = <A>(items: A[], key: (a: A) => string): A[] => {
+  const seen = new Set<string>();
+  return items.filter((a) => {
+    const k = key(a);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+};
+
+/** Model output → Answer: caps, trimming, http(s) only, sources from valid citations only. Null when it has no message. */
+export const toAnswer = (output: ModelAnswer, hits: readonly SearchHit[]): Answer | null => {
+  const messages = output.messages.map((m) => m.trim()).filter((m) => m !== '').slice(0, MAX_MESSAGES);
+  if (messages.length === 0) return null;
+  const cited = distinct((output.citations ?? []).filter((n) => Number.isInteger(n) && n >= 1 && n <= hits.length), String);
+  const sources = distinct(cited.map((n) => hits[n - 1].passage.title), (s) => s);
+  const quick_replies = distinct((output.quick_replies ?? []).map((q) => q.trim()).filter((q) => q !== ''), (q) => q).slice(0, MAX_QUICK_REPLIES);
+  const buttons = distinct(
+    (output.buttons ?? []).map((b) => ({ text: b.text.trim(), url: b.url.trim() })).filter((b) => b.text !== '' && isHttpUrl(b.url)),
+    (b) => b.url,
+  ).slice(0, MAX_BUTTONS);
+  const images = distinct((output.images ?? []).map((i) => i.trim()).filter(isHttpUrl), (i) => i).slice(0, MAX_IMAGES);
+  return { messages, quick_replies, buttons, images, sources, grounded: cited.length > 0 };
+};
+
+/** Models sometimes wrap JSON in a markdown fence despite `response_format`; accept that. */
+const unfence = (content: string): string => {
+  const m = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
+  return m ? m[1] : content;
+};
+
+class Unusable extends Error {
+  constructor(readonly reason: string, readonly fields: Record<string, unknown> = {}) {
+    super(reason);
+  }
+}
+
+/**
+ * Answers through an OpenAI-compatible chat completion API (`POST {baseUrl}/chat/completions`),
+ * the model chosen by the configured tier, grounded on the retrieved passages given as numbered
+ * context; the model returns a JSON object (see `ModelAnswer`) and cites passages by number.
+ * `sources` are the titles of validly cited passages; `grounded` is whether it cited any.
+ *
+ * Any failure — timeout, network error, HTTP error, a body that is not a chat completion, content
+ * that is not JSON of the expected shape, or no message in it — is logged as a warning (with the
+ * reason, never the key) and answered by the fallback responder instead. It never throws for
+ * that.
+ *
+ * Relevance: the model is called whenever retrieval found at least one passage, even one the
+ * offline responder's lexical threshold would reject: the model judges relevance better
+ * (paraphrases, follow-ups that lean on the history) and is told to say it does not know and cite
+ * nothing when the passages do not answer — which makes the answer `grounded: false`. With no
+ * passage at all there is nothing to ground an answer on, so the fallback answers directly (its
+ * "I don't know") without spending a model call.
+ */
+export class LlmResponder implements Responder {
+  private readonly timeoutMs: number;
+  /** The base URL as logged: no user info, query or fragment (they could carry a secret). */
+  private readonly loggedUrl: string;
+
+  constructor(private readonly options: LlmResponderOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let logged = '(invalid URL)';
+    try {
+      const url = new URL(options.baseUrl);
+      logged = `${url.origin}${url.pathname}`;
+    } catch {
+      // fetch will fail too, and say why
+    }
+    this.loggedUrl = logged;
+  }
+
+  async answer(question: Question): Promise<Answer> {
+    if (question.hits.length === 0) return this.options.fallback.answer(question);
+    const tier = question.settings.model_tier;
+    const model = this.options.models[tier];
+    try {
+      const output = await this.complete(chatRequest(question, model));
+      const answer = toAnswer(output, question.hits);
+      if (!answer) throw new Unusable('the model answer has no message');
+      return answer;
+    } catch (err) {
+      const reason = err instanceof Unusable ? err.reason : err instanceof Error ? err.message : String(err);
+      const fields = err instanceof Unusable ? err.fields : {};
+      this.options.log.warn('LLM answer unusable; the fallback responder answers instead', {
+        reason: this.redact(reason), ...fields, model, model_tier: tier, base_url: this.loggedUrl,
+      });
+      return this.options.fallback.answer(question);
+    }
+  }
+
+  /** One chat completion, its content decoded; throws `Unusable` for every failure. */
+  private async complete(body: Record<string, unknown>): Promise<ModelAnswer> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    let text: string;
+    let status: number;
+    try {
+      const res = await fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal,
+      });
+      status = res.status;
+      text = await res.text();
+    } catch (err) {
+      if (controller.signal.aborted) throw new Unusable(`timeout after ${this.timeoutMs} ms`);
+      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+      throw new Unusable(`network error: ${err instanceof Error ? err.message : String(err)}${cause}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (status < 200 || status > 299) {
+      throw new Unusable(`HTTP ${status}`, { status, body: this.redact(text.slice(0, 300)) });
+    }
+    let completion: unknown;
+    try {
+      completion = JSON.parse(text);
+    } catch {
+      throw new Unusable('the response is not JSON');
+    }
+    const decoded = Completion.decode(completion);
+    if (E.isLeft(decoded) || decoded.right.choices.length === 0) throw new Unusable('the response is not a chat completion');
+    const content = decoded.right.choices[0].message.content;
+    if (content === null || content.trim() === '') throw new Unusable('the model answer is empty');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(unfence(content));
+    } catch {
+      throw new Unusable('the model answer is not JSON', { content: this.redact(content.slice(0, 200)) });
+    }
+    const output = ModelAnswer.decode(parsed);
+    if (E.isLeft(output)) {
+      // `messages.0`, `citations`… (the intersection's member indices left out).
+      const pathOf = (e: t.ValidationError) =>
+        e.context.filter((c, i) => c.key !== '' && !(e.context[i - 1]?.type instanceof t.IntersectionType)).map((c) => c.key).join('.') || '(root)';
+      const paths = [...new Set(output.left.map(pathOf))];
+      throw new Unusable('the model answer has the wrong shape', { invalid: paths.slice(0, 5) });
+    }
+    return output.right;
+  }
+
+  /** Text that goes to the log never carries the API key (an error body may echo it). */
+  private redact(text: string): string {
+    const key = this.options.apiKey;
+    return key ? text.split(key).join('[redacted]') : text;
+  }
+}

@@ -1,0 +1,47 @@
+import type { SearchHit } from '../knowledge/types';
+
+export type Tone = 'professional' | 'friendly' | 'casual';
+export type ResponseLength = 'concise' | 'balanced' | 'detailed';
+export type ModelTier = 'essential' | 'pro' | 'ultra';
+
+/** The configuration fields that shape an answer (spec 2.6). */
+export interface AnswerSettings {
+  name: string;
+  tone: Tone;
+  response_length: ResponseLength;
+  custom_instructions: string | null;
+  model_tier: ModelTier;
+}
+
+export interface HistoryEntry {
+  /** `customer` for the person asking; `ai` for the agent's own bubbles; `agent` for a human. */
+  role: 'customer' | 'ai' | 'agent';
+  content: string;
+}
+
+export interface Question {
+  settings: AnswerSettings;
+  /** The customer's message of this turn. */
+  message: string;
+  /** Earlier messages of the conversation, oldest first (this turn's message not included). */
+  history: readonly HistoryEntry[];
+  /** Passages retrieved for the message, best first. */
+  hits: readonly SearchHit[];
+}
+
+/** The answer fields of spec 2.7, plus whether it rests on the knowledge base. */
+export interface Answer {
+  messages: string[];
+  quick_replies: string[];
+  buttons: { text: string; url: string }[];
+  images: string[];
+  /** Titles of the articles actually cited. */
+  sources: string[];
+  /** False when nothing relevant was found: the reply (if any) says the agent does not know. */
+  grounded: boolean;
+}
+
+export interface Responder {
+  /** Never throws for a bad model answer: falls back or says it does not know. */
+  answer(question: Question): Promise<Answer>;
+}

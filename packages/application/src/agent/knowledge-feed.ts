@@ -1,0 +1,100 @@
+import * as E from 'fp-ts/Either';
+import { ArticleEvent } from '@support/domain';
+import { ArticleForIndex, KnowledgeIndex, SearchHit } from '@support/agent';
+import { EventStore, Position, RecordedEvent, START, Subscription, comparePositions } from '@support/eventstore';
+import { Logger } from '../log';
+
+type Article = ArticleForIndex & { indexed: boolean };
+
+/**
+ * The agent's knowledge index as a projection kept in memory: it follows the log's article
+ * events from the start (so it is rebuilt at every start; losing it loses nothing), one index
+ * per workspace. When an article becomes searchable, or stops being so, its `indexed` flag is
+ * recorded through `markIndexed` (idempotent: the article decider records only a change).
+ */
+export class KnowledgeFeed {
+  readonly index = new KnowledgeIndex();
+  private readonly articles = new Map<string, Article>();
+  private subscription: Subscription | null = null;
+  private position: Position = START;
+  private waiters: { target: Position; wake: () => void }[] = [];
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly markIndexed: (workspaceId: string, articleId: string, indexed: boolean) => Promise<void>,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const started = Date.now();
+    const head = await this.events.head();
+    this.subscription = this.events.subscribe(START, (batch) => this.apply(batch), (err) => this.log.error('knowledge index stopped on an error', { error: String(err) }));
+    await this.waitFor(head, 60_000);
+    this.log.info('knowledge index ready', { articles: this.articles.size, took_ms: Date.now() - started, ranking: 'bm25' });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+    this.subscription = null;
+  }
+
+  search(workspaceId: string, query: string, topK: number): SearchHit[] {
+    return this.index.search(workspaceId, query, topK);
+  }
+
+  /** Waits, bounded, until the index has seen the log up to `target`; false on time-out. */
+  waitFor(target: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.position, target) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.waiters = this.waiters.filter((w) => w !== waiter); resolve(false); }, timeoutMs);
+      const waiter = { target, wake: () => { clearTimeout(timer); resolve(true); } };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private async apply(batch: RecordedEvent[]): Promise<void> {
+    const touched = new Set<string>();
+    for (const event of batch) {
+      if (!event.type.startsWith('knowledge_base_article.')) continue;
+      const decoded = ArticleEvent.decode({ type: event.type, data: event.data });
+      if (E.isLeft(decoded)) throw new Error(`article event at ${event.stream}@${event.revision} does not match its schema`);
+      const e = decoded.right;
+      const current = this.articles.get(e.data.id);
+      if (e.type === 'knowledge_base_article.created') {
+        const { id, workspace_id, title, content, status, ai_agent_enabled, indexed } = e.data;
+        this.articles.set(id, { id, workspace_id, title, content, status, ai_agent_enabled, indexed });
+      } else if (current && e.type === 'knowledge_base_article.updated') {
+        const { title, content, status, ai_agent_enabled, indexed } = e.data.changes;
+        this.articles.set(current.id, {
+          ...current, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(status !== undefined ? { status } : {}),
+          ...(ai_agent_enabled !== undefined ? { ai_agent_enabled } : {}), ...(indexed !== undefined ? { indexed } : {}),
+        });
+        if (title === undefined && content === undefined && status === undefined && ai_agent_enabled === undefined) continue;
+      } else if (current && e.type === 'knowledge_base_article.indexed') {
+        this.articles.set(current.id, { ...current, indexed: e.data.indexed });
+        continue;
+      } else continue;
+      touched.add(e.data.id);
+    }
+    for (const id of touched) {
+      const article = this.articles.get(id)!;
+      this.index.upsert(article);
+    }
+    this.position = batch[batch.length - 1].position;
+    // Record `indexed` only once the batch is applied, and only where it differs.
+    for (const article of this.articles.values()) {
+      if (!touched.has(article.id)) continue;
+      const searchable = this.index.isIndexed(article.workspace_id, article.id);
+      if (searchable !== article.indexed) {
+        try {
+          await this.markIndexed(article.workspace_id, article.id, searchable);
+        } catch (err) {
+          this.log.warn('could not record an article as indexed; it is searchable all the same', { article_id: article.id, error: String(err) });
+        }
+      }
+    }
+    const ready = this.waiters.filter((w) => comparePositions(this.position, w.target) >= 0);
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.wake();
+  }
+}

@@ -1,0 +1,167 @@
+import { Answer, abuseVerdict, findLead, HistoryEntry, Lead, matchKeyword, Responder } from '@support/agent';
+import {
+  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, Plan, planLimit, tiersOf, TurnOutcome,
+} from '@support/domain';
+import * as E from 'fp-ts/Either';
+import { Position } from '@support/eventstore';
+import { Clock } from '../clock';
+import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
+import { CustomerInput, Customers } from '../commands/customers';
+import { CommandContext, Deps, execute, load } from '../commands/execute';
+import { Workspaces } from '../commands/workspaces';
+import { DomainFailure, failure } from '../errors';
+import { Logger } from '../log';
+import { ReadModels } from '../queries/read-models';
+import { AgentConfigs } from './configs';
+import { KnowledgeFeed } from './knowledge-feed';
+
+export interface TurnInput { message: string; conversation_id?: string; customer?: CustomerInput; attachments?: unknown[] }
+
+/** Spec 2.7 without `object`, plus the position to settle on before answering. */
+export interface TurnResult {
+  conversation_id: string;
+  messages: string[];
+  quick_replies: string[];
+  buttons: { text: string; url: string }[];
+  images: string[];
+  sources: string[];
+  escalated: boolean;
+  credits_used: number;
+  model_tier: AgentSettings['model_tier'];
+  position: Position | null;
+}
+
+/** Passages retrieved for a turn's answer. */
+const TURN_HITS = 8;
+/** Messages of the conversation handed to the responder (and the abuse rule), newest kept. */
+const HISTORY = 50;
+
+const NO_REPLY: Omit<Answer, 'grounded'> = { messages: [], quick_replies: [], buttons: [], images: [], sources: [] };
+
+/**
+ * One synchronous agent turn (spec 4.3). The decision is made before anything is written; a
+ * reply is paid for first (the balance stream, appended with its revision), then the customer's
+ * message and the reply are appended to the conversation in one append. If that append records
+ * no reply (a human took the conversation over meanwhile) or fails, the charge is refunded: the
+ * charge and the reply are one outcome.
+ */
+export class AgentTurns {
+  constructor(
+    private readonly deps: Deps,
+    private readonly parts: {
+      workspaces: Workspaces; configs: AgentConfigs; conversations: Conversations; customers: Customers;
+      reads: ReadModels; knowledge: KnowledgeFeed; responder: Responder; clock: Clock; log: Logger;
+    },
+  ) {}
+
+  async turn(ctx: CommandContext & { workspaceId: string }, input: TurnInput): Promise<TurnResult> {
+    const { workspaces, configs, log } = this.parts;
+    const workspace = await workspaces.get(ctx.workspaceId);
+    if (!workspace) throw failure('not_found', 'workspace not found');
+    const settings = await configs.current(ctx.workspaceId);
+    if (!settings.is_enabled) throw failure('conflict', 'The AI agent is disabled for this workspace; enable it with PATCH /agent {"is_enabled": true}.');
+    if (!settings.deployed_channels.api) throw failure('conflict', 'The AI agent is not deployed on the API channel; set deployed_channels.api to true with PATCH /agent.');
+    const tier = settings.model_tier;
+    if (!tiersOf(workspace.plan as Plan).includes(tier)) {
+      const refused = planLimit(tier, workspace.plan as Plan);
+      if (E.isLeft(refused)) throw new DomainFailure(refused.left);
+    }
+
+    const existing = input.conversation_id ? await this.existing(ctx.workspaceId, input.conversation_id) : null;
+    const conversationId = existing?.state.id ?? this.deps.ids.next(ID_PREFIX.conversation);
+    const history = existing?.history ?? [];
+    // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
+    const customerMessageId = this.deps.ids.next(ID_PREFIX.message);
+    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, existing?.state ?? null, history, input.message);
+
+    const turnId = this.deps.ids.next('turn_');
+    const cost = CREDITS_PER_REPLY[tier];
+    if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
+    let replied = false;
+    let escalated = false;
+    let position: Position | null = null;
+    try {
+      if (!existing) {
+        position = (await this.parts.conversations.create(ctx, { id: conversationId, channel: 'api', customer: input.customer })).position;
+      }
+      const recorded = await execute(this.deps, ctx, conversationAggregate, conversationStream(conversationId), {
+        type: 'agent_turn', workspace_id: ctx.workspaceId,
+        customer_message: { id: customerMessageId, content: input.message, attachments: input.attachments ?? [] },
+        outcome: outcome.kind === 'reply' ? { ...outcome, turn_id: turnId, credits_used: cost, model_tier: tier } : outcome,
+      });
+      replied = recorded.events.some((e) => e.type === 'agent.replied');
+      escalated = recorded.events.some((e) => e.type === 'agent.escalated');
+      position = recorded.position ?? position;
+      const lead = findLead(input.message);
+      if (lead && recorded.state.exists) position = (await this.captureLead(ctx, conversationId, recorded.state.customer_id, lead)) ?? position;
+    } finally {
+      if (outcome.kind === 'reply' && !replied) {
+        await workspaces.refund(ctx, cost, turnId);
+        log.info('agent turn recorded no reply; its charge was refunded', { conversation_id: conversationId, turn_id: turnId });
+      }
+    }
+    const shown = replied && answer ? answer : NO_REPLY;
+    return {
+      conversation_id: conversationId, messages: shown.messages, quick_replies: shown.quick_replies, buttons: shown.buttons, images: shown.images, sources: shown.sources,
+      escalated, credits_used: replied ? cost : 0, model_tier: tier, position,
+    };
+  }
+
+  /** An API conversation of this workspace, with its recent messages (oldest first). */
+  private async existing(workspaceId: string, id: string) {
+    const { state } = await load(this.deps, conversationAggregate, conversationStream(id));
+    if (!state.exists || state.workspace_id !== workspaceId) throw failure('not_found', `No such conversation: '${id}'`);
+    if (state.channel !== 'api') throw failure('validation', `conversation ${id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
+    const page = await this.parts.reads.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
+    const history = page.items.reverse().map((m) => ({ sender_type: m.sender_type as string, content: m.content as string, created_at: m.created_at as string }));
+    return { state, history };
+  }
+
+  /** What the agent does with this message; no I/O but retrieval and the responder. */
+  private async decide(workspaceId: string, settings: AgentSettings, state: ConversationState | null, history: { sender_type: string; content: string; created_at: string }[], message: string): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
+    const none = { outcome: { kind: 'none' } as TurnOutcome, answer: null };
+    if (state && !aiMayReply(state)) return none;
+    const abuse = abuseVerdict(history, message, this.parts.clock.now());
+    if (abuse) {
+      this.parts.log.info('agent turn blocked by abuse protection', { workspace_id: workspaceId, conversation_id: state?.exists ? state.id : null, rule: abuse });
+      return none;
+    }
+    const { escalation } = settings;
+    if (escalation.enabled) {
+      const keyword = matchKeyword(message, escalation.keywords);
+      if (keyword !== null) return { outcome: { kind: 'escalate', reason: 'keyword', keyword }, answer: null };
+      if (escalation.after_replies !== null && state?.exists && state.ai_replies >= escalation.after_replies) {
+        return { outcome: { kind: 'escalate', reason: 'after_replies', keyword: null }, answer: null };
+      }
+    }
+    const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
+    const answer = await this.parts.responder.answer({
+      settings, message,
+      history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
+      hits: this.parts.knowledge.search(workspaceId, message, TURN_HITS),
+    });
+    if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
+    if (answer.messages.length === 0) return none;
+    return {
+      // Ids, price and tier are filled in by the caller.
+      outcome: { kind: 'reply', turn_id: '', replies: answer.messages.map((content) => ({ id: this.deps.ids.next(ID_PREFIX.message), content })), credits_used: 0, model_tier: settings.model_tier, sources: answer.sources },
+      answer,
+    };
+  }
+
+  /** Lead capture: contact details in the message update the conversation's customer (made if needed). */
+  private async captureLead(ctx: CommandContext & { workspaceId: string }, conversationId: string, customerId: string | null, lead: Lead): Promise<Position | null> {
+    try {
+      const captured = await this.parts.customers.captureLead(ctx, conversationId, customerId, lead);
+      if (customerId !== null) return captured.position;
+      const linked = await this.parts.conversations.linkCustomer(ctx, conversationId, captured.customerId);
+      return linked ?? captured.position;
+    } catch (err) {
+      // The turn is recorded; a lead that cannot be stored (say, an address another customer
+      // holds) must not turn it into an error.
+      this.parts.log.warn('lead not captured', { conversation_id: conversationId, error: err instanceof Error ? err.message : String(err) });
+      return null;
+    }
+  }
+}
+

@@ -1,0 +1,80 @@
+import * as t from 'io-ts';
+import { AgentSettings, CHANNELS, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '@support/domain';
+import { arrayOf, bool, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { struct } from '../codec/struct';
+
+/** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
+const DEPLOYABLE = [...CHANNELS, 'mcp'] as const;
+const channelFlags = <Req extends boolean>(required: Req) => {
+  const flags = Object.fromEntries(DEPLOYABLE.map((c) => [c, bool(c === 'mcp' ? 'The MCP server (POST /mcp); turning it on also turns on api' : `Deployed on ${c}`)])) as Record<(typeof DEPLOYABLE)[number], ReturnType<typeof bool>>;
+  return required ? struct(flags, {}, { title: 'deployed_channels' }) : struct({}, flags, { title: 'deployed_channels_patch', description: 'Merged key by key into the stored map' });
+};
+
+const escalationFields = {
+  enabled: bool(),
+  keywords: arrayOf(str({ min: 1, max: 100 }), { max: 50, description: 'Whole words or phrases; case and accents are ignored' }),
+  after_replies: nullable(int({ min: 1, max: 10, description: 'Hand over once this many AI replies were given in a conversation' })),
+};
+
+/** Spec 2.6. */
+export const AgentResource = struct({
+  object: literal('agent'),
+  name: str(),
+  avatar_url: nullable(str()),
+  is_enabled: bool(),
+  tone: oneOf(TONES),
+  response_length: oneOf(RESPONSE_LENGTHS),
+  custom_instructions: nullable(str()),
+  model_tier: oneOf(MODEL_TIERS),
+  escalation: struct(escalationFields, {}, { title: 'escalation' }),
+  deployed_channels: channelFlags(true),
+}, {}, { title: 'agent' });
+export type AgentResource = t.TypeOf<typeof AgentResource>;
+
+/** PATCH /agent: any of the writable fields (spec 4.3); `escalation` may carry only some of its own. */
+export const AgentPatchBody = struct({}, {
+  name: str({ min: 1, max: 100 }),
+  is_enabled: bool(),
+  tone: oneOf(TONES),
+  response_length: oneOf(RESPONSE_LENGTHS),
+  custom_instructions: nullable(str({ max: 2000 })),
+  model_tier: oneOf(MODEL_TIERS, 'essential and pro on the pro plan; ultra also on enterprise'),
+  escalation: struct({}, escalationFields, { title: 'escalation_patch' }),
+  deployed_channels: channelFlags(false),
+}, { title: 'agent_patch' });
+
+export const toAgent = (s: AgentSettings): AgentResource => ({
+  object: 'agent',
+  name: s.name,
+  avatar_url: s.avatar_url,
+  is_enabled: s.is_enabled,
+  tone: s.tone,
+  response_length: s.response_length,
+  custom_instructions: s.custom_instructions,
+  model_tier: s.model_tier,
+  escalation: { enabled: s.escalation.enabled, keywords: s.escalation.keywords, after_replies: s.escalation.after_replies },
+  deployed_channels: Object.fromEntries(DEPLOYABLE.map((c) => [c, s.deployed_channels[c] ?? false])) as AgentResource['deployed_channels'],
+});
+
+/** Spec 2.7. */
+export const AgentResponseResource = struct({
+  object: literal('agent_response'),
+  conversation_id: str(),
+  messages: arrayOf(str(), { description: 'Reply bubbles in display order; empty when no reply was produced' }),
+  quick_replies: arrayOf(str()),
+  buttons: arrayOf(struct({ text: str(), url: str({ format: 'uri' }) }, {}, { title: 'button' })),
+  images: arrayOf(str()),
+  sources: arrayOf(str({ description: 'Title of a cited knowledge base article' })),
+  escalated: bool('True when the agent handed the conversation to a human in this turn'),
+  credits_used: int({ min: 0, description: '0 when no billable reply was produced' }),
+  model_tier: oneOf(MODEL_TIERS),
+}, {}, { title: 'agent_response' });
+export type AgentResponseResource = t.TypeOf<typeof AgentResponseResource>;
+
+/** Spec 2.7a: a passage of a knowledge base article. */
+export const KnowledgeResultResource = struct({
+  object: literal('knowledge_result'),
+  knowledge_base_id: str({ description: 'The article id' }),
+  filename: str({ description: 'The article title' }),
+  text: str({ description: 'The passage' }),
+}, {}, { title: 'knowledge_result' });

@@ -1,0 +1,23 @@
+import type Router from '@koa/router';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Application } from '@support/application';
+import { requirePrincipal } from '@support/http';
+import { mcpServer } from './tools';
+
+/**
+ * POST /mcp: a Model Context Protocol server over Streamable HTTP, stateless (a server and a
+ * transport per request; neither can be reused). Behind the same bearer auth as every route
+ * (any valid key; each tool checks its own scope) and the chat rate tier (the rate-limit
+ * middleware). Koa's body parser has read the body already, so the parsed body is handed over.
+ */
+export const mountMcp = (router: Router, app: Application) => {
+  router.post('/mcp', async (ctx) => {
+    const principal = requirePrincipal(ctx, { scope: null });
+    const server = mcpServer(app, principal, ctx.state.requestId as string);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => { void transport.close(); void server.close(); });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+  });
+};

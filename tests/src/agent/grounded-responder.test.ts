@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
+
+const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
+  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text }, score,
+});
+
+// A small knowledge base, as the index would return it for "How do I reset my password?".
+const PW_MAIN = hit('art_pw', 0, 'Resetting your password', 'Forgot your password', [
+  'If you forgot your password, click **Forgot password** on the [sign-in page](https://app.example.com/login). We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
+  '',
+  '![The sign-in page](https://cdn.example.com/signin.png)',
+  '',
+  'Still stuck? Our team answers within a day.',
+].join('\n'), 9.5);
+const PW_2FA = hit('art_pw', 1, 'Resetting your password', 'Two-step verification', [
+  'After a password reset, two-step verification stays on. You can turn it off in [Security settings](https://app.example.com/settings/security).',
+  'More: https://help.example.com/2fa',
+  'https://cdn.example.com/2fa.webp',
+].join('\n'), 7.2);
+const EMAIL = hit('art_email', 0, 'Changing your e-mail address', null,
+  'You can change your e-mail address under Profile. A password reset is needed to confirm the change, see [Profile](https://app.example.com/profile).', 5.0);
+const CHECKLIST = hit('art_sec', 0, 'Account security checklist', null,
+  'Pick a long password. ![Checklist](https://cdn.example.com/checklist.gif)', 2.5);
+const SHIPPING = hit('art_ship', 0, 'Shipping times', null,
+  'Orders ship within 2 business days. Rates: [shipping rates](https://shop.example.com/shipping).', 1.9);
+
+const HITS = [PW_MAIN, PW_2FA, EMAIL, CHECKLIST, SHIPPING];
+
+const settings = (over: Partial<AnswerSettings> = {}): AnswerSettings => ({
+  name: 'Aria', tone: 'friendly', response_length: 'balanced', custom_instructions: null, model_tier: 'essential', ...over,
+});
+const question = (over: Partial<Question> = {}, set: Partial<AnswerSettings> = {}): Question => ({
+  settings: settings(set), message: 'How do I reset my password?', history: [], hits: HITS, ...over,
+});
+
+const responder = new GroundedResponder();
+const ask = (q: Question): Promise<Answer> => responder.answer(q);
+
+const UNKNOWN_FRIENDLY = "Hi there! I'm sorry, I couldn't find anything about that in our help articles. Could you try asking in a different way?";
+const NOT_GROUNDED = (message: string): Answer => ({ messages: [message], quick_replies: [], buttons: [], images: [], sources: [], grounded: false });
+
+t.test('a balanced friendly answer, composed from the matching sentences of the best passage', async (t) => {
+  // Given the password question and its hits
+  // When the grounded responder answers with the default-ish settings
+  const answer = await ask(question());
+  // Then two bubbles of whole, plain sentences, greeting first and closing last
+  t.strictSame(answer, {
+    messages: [
+      'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
+      'The reset link is valid for 24 hours. I hope that helps!',
+    ],
+    quick_replies: ['Tell me about "Changing your e-mail address"', 'Tell me about "Account security checklist"'],
+    buttons: [{ text: 'sign-in page', url: 'https://app.example.com/login' }],
+    images: ['https://cdn.example.com/signin.png'],
+    sources: ['Resetting your password'],
+    grounded: true,
+  });
+  for (const m of answer.messages) {
+    t.notMatch(m, /[#*[\]]|\]\(/, 'no markdown marks in the text');
+    t.match(m, /[.!?]$/, 'ends a sentence');
+  }
+});
+
+t.test('response_length shapes the number of bubbles', async (t) => {
+  // Given the same question, when asked concise / balanced / detailed
+  const concise = await ask(question({}, { response_length: 'concise' }));
+  const balanced = await ask(question({}, { response_length: 'balanced' }));
+  const detailed = await ask(question({}, { response_length: 'detailed' }));
+  // Then 1, 2 and 4 bubbles
+  t.equal(concise.messages.length, 1);
+  t.equal(balanced.messages.length, 2);
+  t.equal(detailed.messages.length, 4);
+  t.equal(concise.messages[0], 'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.', 'concise: the best sentences, no closing');
+  t.strictSame(detailed.messages.slice(2), [
+    'After a password reset, two-step verification stays on.',
+    'A password reset is needed to confirm the change, see Profile. I hope that helps!',
+  ], 'detailed: the next relevant passages follow');
+
+  // And detailed is "up to" 4: with one short passage, fewer bubbles
+  const short = await ask(question({ hits: [hit('a', 0, 'Resetting your password', null, 'Use the reset link we e-mail you.', 3)] }, { response_length: 'detailed' }));
+  t.strictSame(short.messages, ['Hi there! Use the reset link we e-mail you. I hope that helps!']);
+});
+
+t.test('tone chooses the greeting, the closing and the "I don\'t know" wording', async (t) => {
+  const by = async (tone: AnswerSettings['tone']) => (await ask(question({}, { tone }))).messages;
+  const friendly = await by('friendly');
+  const professional = await by('professional');
+  const casual = await by('casual');
+  t.match(friendly[0], /^Hi there! /);
+  t.match(professional[0], /^Thank you for your question\. /);
+  t.match(casual[0], /^Hey! /);
+  t.match(friendly[1], / I hope that helps!$/);
+  t.match(professional[1], / Please let me know if there is anything else I can help you with\.$/);
+  t.match(casual[1], / Anything else\?$/);
+  // The knowledge content itself is the same whatever the tone.
+  const body = (m: string[]) => m.join(' ').replace(/^(Hi there!|Thank you for your question\.|Hey!) /, '').replace(/ (I hope that helps!|Please let me know.*|Anything else\?)$/, '');
+  t.equal(body(professional), body(friendly));
+  t.equal(body(casual), body(friendly));
+
+  const off = { message: 'Do you sell garden furniture?' };
+  t.strictSame((await ask(question(off, { tone: 'friendly' }))).messages, [UNKNOWN_FRIENDLY]);
+  t.strictSame((await ask(question(off, { tone: 'professional' }))).messages, ['Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?']);
+  t.strictSame((await ask(question(off, { tone: 'casual' }))).messages, ["Hey! Hmm, I couldn't find anything on that in our docs. Mind asking another way?"]);
+});
+
+t.test('sources are the titles of the cited articles only, distinct and in order', async (t) => {
+  // Concise cites only the best passage; detailed cites two passages of one article and another article.
+  t.strictSame((await ask(question({}, { response_length: 'concise' }))).sources, ['Resetting your password']);
+  t.strictSame((await ask(question({}, { response_length: 'detailed' }))).sources, ['Resetting your password', 'Changing your e-mail address']);
+});
+
+t.test('buttons and images come from the cited passages only', async (t) => {
+  // Concise: only the first passage is cited — its link and image, none of the others'
+  const concise = await ask(question({}, { response_length: 'concise' }));
+  t.strictSame(concise.buttons, [{ text: 'sign-in page', url: 'https://app.example.com/login' }]);
+  t.strictSame(concise.images, ['https://cdn.example.com/signin.png']);
+
+  // Detailed: the links of all cited passages, in order; bare URLs get a label; a bare image URL is an image
+  const detailed = await ask(question({}, { response_length: 'detailed' }));
+  t.strictSame(detailed.buttons, [
+    { text: 'sign-in page', url: 'https://app.example.com/login' },
+    { text: 'Security settings', url: 'https://app.example.com/settings/security' },
+    { text: 'Open help.example.com/2fa', url: 'https://help.example.com/2fa' },
+    { text: 'Profile', url: 'https://app.example.com/profile' },
+  ]);
+  t.strictSame(detailed.images, ['https://cdn.example.com/signin.png', 'https://cdn.example.com/2fa.webp']);
+  t.notOk(detailed.buttons.some((b) => b.url.includes('shop.example.com')), 'not from the off-topic passage');
+  t.notOk(detailed.images.includes('https://cdn.example.com/checklist.gif'), 'not from an uncited passage');
+});
+
+t.test('quick replies: the next-best related articles that are not cited, as questions, at most 3', async (t) => {
+  // Concise cites the password article only: the related e-mail and checklist articles are offered,
+  // the off-topic shipping article is not.
+  t.strictSame((await ask(question({}, { response_length: 'concise' }))).quick_replies, [
+    'Tell me about "Changing your e-mail address"',
+    'Tell me about "Account security checklist"',
+  ]);
+  // Detailed cites the e-mail article too: it is no longer offered.
+  t.strictSame((await ask(question({}, { response_length: 'detailed' }))).quick_replies, ['Tell me about "Account security checklist"']);
+
+  // Titles that are direct questions stay questions (not an indirect "How … are …"); at most three.
+  const related = [
+    hit('q1', 0, 'How do I change my password', null, 'Open Profile and choose a new password.', 4),
+    hit('q2', 0, 'Can I reset my password by phone?', null, 'No, a password reset needs e-mail.', 4),
+    hit('q3', 0, 'How passwords are stored', null, 'Each password is hashed.', 3.9),
+    hit('q4', 0, 'Password managers', null, 'A password manager helps.', 3.8),
+  ];
+  const answer = await ask(question({ hits: [PW_MAIN, ...related] }, { response_length: 'concise' }));
+  t.strictSame(answer.quick_replies, ['How do I change my password?', 'Can I reset my password by phone?', 'Tell me about "How passwords are stored"']);
+});
+
+t.test('nothing relevant: no invented answer, grounded false, no sources', async (t) => {
+  // Given hits that share none of the question's words (the index always returns something)
+  const off = await ask(question({ message: 'What is the weather in Paris tomorrow?' }));
+  t.strictSame(off, NOT_GROUNDED(UNKNOWN_FRIENDLY));
+  // Given no hits at all
+  t.strictSame(await ask(question({ hits: [] })), NOT_GROUNDED(UNKNOWN_FRIENDLY));
+  // Given a message with no content words
+  t.strictSame(await ask(question({ message: 'Hi?' })), NOT_GROUNDED(UNKNOWN_FRIENDLY));
+});
+
+t.test('off-topic or weak hits below the threshold are not used', async (t) => {
+  // Given an off-topic passage that scored best (it shares no question term)
+  const offTopicFirst = [hit('art_ship', 0, 'Shipping times', null, 'Orders ship fast. Track at [tracking](https://shop.example.com/track).', 20), PW_MAIN];
+  const a = await ask(question({ hits: offTopicFirst }, { response_length: 'detailed' }));
+  // Then it is neither quoted nor cited nor linked, and the relevant passage answers
+  t.strictSame(a.sources, ['Resetting your password']);
+  t.notMatch(a.messages.join(' '), /Orders ship/);
+  t.notOk(a.buttons.some((b) => b.url.includes('shop.example.com')));
+  t.strictSame(a.quick_replies, [], 'an off-topic article is not even suggested');
+
+  // Given a passage sharing the question's terms but scoring far below the best (under 40 %)
+  const weak = [PW_MAIN, hit('art_email', 0, 'Changing your e-mail address', null, 'A password reset confirms the change.', 3.0)];
+  const b = await ask(question({ hits: weak }, { response_length: 'detailed' }));
+  t.strictSame(b.sources, ['Resetting your password'], 'the weak passage is not cited');
+  t.notMatch(b.messages.join(' '), /confirms the change/);
+
+  // Given a passage sharing under half of the question's terms, even as the only hit
+  const partial = [hit('art_inv', 0, 'Invoices', null, 'Download each invoice as a PDF.', 8)];
+  const c = await ask(question({ message: 'Can I pay my invoice with a gift card from the store?', hits: partial }));
+  t.equal(c.grounded, false);
+  t.strictSame(c.sources, []);
+});
+
+t.test('deterministic: the same question gives the same answer', async (t) => {
+  for (const response_length of ['concise', 'balanced', 'detailed'] as const) {
+    const first = await ask(question({}, { response_length }));
+    const again = await ask(structuredClone(question({}, { response_length })));
+    t.strictSame(again, first, response_length);
+    t.strictSame(await new GroundedResponder().answer(question({}, { response_length })), first, `${response_length}, another instance`);
+  }
+});
+
+t.test('custom instructions are ignored by the offline responder', async (t) => {
+  const plain = await ask(question());
+  const instructed = await ask(question({}, { custom_instructions: 'Always answer in French.' }));
+  t.strictSame(instructed, plain);
+});
+
+t.test('answer text is readable: whole sentences, lists kept with their lead-in, no headings, code or tables', async (t) => {
+  // Given a passage written in markdown
+  const passage = hit('art_exp', 0, 'Exporting your sales', 'Export', [
+    '## Export',
+    'To export your sales:',
+    '',
+    '1. Open **Reports**',
+    '2. Choose a date range',
+    '3. Click *Export CSV*',
+    '',
+    '```',
+    'GET /v1/sales/export?format=csv',
+    '```',
+    '| Format | Size |',
+    '|---|---|',
+    '| CSV | small |',
+    '> Exports of more than a year are e-mailed to you.',
+  ].join('\n'), 12);
+  // When asked in detail
+  const answer = await ask(question({ message: 'How do I export my sales?', hits: [passage] }, { response_length: 'detailed', tone: 'casual' }));
+  // Then the lead-in keeps its steps, as sentences, and nothing else of the markup remains
+  t.strictSame(answer.messages, [
+    'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you. Anything else?',
+  ], 'one bubble: two matching sentences fit in it');
+  t.strictSame(answer.sources, ['Exporting your sales']);
+});
+
+t.test('on the labelled fixture: readable, deterministic, mostly right, mostly silent off-topic', async (t) => {
+  // Given the fixture knowledge base indexed as the service does, and its labelled questions
+  const dir = path.resolve(__dirname, '../../fixtures/knowledge');
+  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean }[] =
+    JSON.parse(readFileSync(path.join(dir, 'articles.json'), 'utf8'));
+  const questions: LabelledQuestion[] = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8'));
+  const index = new KnowledgeIndex();
+  for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_fx', status: a.status ?? 'published', ai_agent_enabled: a.ai_agent_enabled ?? true });
+  const titles = new Map(articles.map((a) => [a.id, a.title]));
+
+  // When each question is answered (balanced, the turn's 8 passages)
+  let onTopic = 0, citedRight = 0, offTopic = 0, refused = 0;
+  for (const q of questions) {
+    const asked = question({ message: q.question, hits: index.search('ws_fx', q.question, 8) });
+    const answer = await ask(asked);
+    t.strictSame(await ask(asked), answer, `deterministic: ${q.question}`);
+    // Then every answer is readable and shaped by the settings
+    t.ok(answer.messages.length >= 1 && answer.messages.length <= 2, `1 or 2 bubbles: ${q.question}`);
+    for (const m of answer.messages) {
+      if (/[#*`]|\]\(|^\s|\s$/.test(m) || !/[.!?]$/.test(m)) t.fail(`unreadable bubble for "${q.question}": ${m}`);
+    }
+    t.equal(answer.grounded, answer.sources.length > 0, 'grounded exactly when something is cited');
+    t.ok(answer.quick_replies.every((r) => !answer.sources.some((s) => r.includes(s))), 'no quick reply for a cited article');
+    if (q.article_id === null) {
+      offTopic += 1;
+      if (!answer.grounded) refused += 1;
+    } else {
+      onTopic += 1;
+      if (answer.sources.includes(titles.get(q.article_id) ?? '')) citedRight += 1;
+    }
+  }
+  // And the labelled article is cited for most on-topic questions; most off-topic ones get "I don't know"
+  t.ok(citedRight / onTopic >= 0.65, `right article cited for ${citedRight}/${onTopic} on-topic questions`);
+  t.ok(refused / offTopic >= 0.5, `${refused}/${offTopic} off-topic questions answered with "I don't know"`);
+});

@@ -1,0 +1,302 @@
+import t from 'tap';
+import { expectError } from '../support/expect';
+import { enableAgent, importArticles, kbId } from '../support/agent';
+import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { keyFor, Tenant, tenant } from '../support/workspace';
+
+// The AI agent over HTTP (spec 2.6, 2.7, 2.7a, 4.3): configuration, turns, credits,
+// escalation, lead capture and knowledge search, on the embedded engines.
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+
+export const ARTICLES = [
+  {
+    id: kbId(1), title: 'Refund policy',
+    content: '# Refund policy\n\nWe refund any order within 30 days of delivery. Refunds go back to the original payment method within 5 business days.\n\n'
+      + '## How to ask for a refund\n\nOpen [your orders page](https://shop.example.com/orders) and choose Request refund on the order. '
+      + '![The refund button](https://cdn.example.com/img/refund-button.png)',
+  },
+  { id: kbId(2), title: 'Shipping times', content: 'Standard shipping takes 3 to 5 business days. Express shipping arrives the next business day when you order before 2 pm.' },
+  { id: kbId(3), title: 'Resetting your password', content: 'To reset your password, open the sign-in page and click Forgot password. We e-mail you a reset link that is valid for one hour.' },
+  { id: kbId(4), title: 'Secret refund roadmap', content: 'Refund refunds refunded: a draft that must never be searched.', status: 'draft' },
+  { id: kbId(5), title: 'Internal refund exceptions', content: 'Refund exceptions for refunds over 30 days, for staff only.', ai_agent_enabled: false },
+];
+/** The first three articles under ids of their own: article ids are global, a workspace imports its own. */
+let copies = 0;
+const ownArticles = () => { copies++; return ARTICLES.slice(0, 3).map((a, i) => ({ ...a, id: kbId(1000 * copies + i) })); };
+const REFUND_Q = 'How many days do I have to get a refund for my order?';
+const OFF_TOPIC = 'Which football team won the league in 1998?';
+
+const events = async (workspaceId: string) => {
+  const r = await admin(dir, 'events', 'replay', '--workspace', workspaceId);
+  return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; stream: string; data: any });
+};
+const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', workspaceId)).credits;
+
+t.before(async () => {
+  svc = await startService(dir);
+  ws = await tenant(svc.baseUrl, dir, { name: 'Agent' });
+  await importArticles(dir, ws, ARTICLES);
+});
+t.teardown(async () => { await svc.stop(); removeDir(dir); });
+
+t.test('GET /agent without a configuration answers the disabled default with every field', async (t) => {
+  const fresh = await tenant(svc.baseUrl, dir, { name: 'Fresh' });
+  const r = await fresh.api.get('/agent');
+  t.equal(r.status, 200);
+  t.strictSame(r.body, {
+    object: 'agent', name: 'AI Agent', avatar_url: null, is_enabled: false, tone: 'friendly', response_length: 'balanced', custom_instructions: null,
+    model_tier: 'essential', escalation: { enabled: false, keywords: [], after_replies: null },
+    deployed_channels: { api: false, widget: false, whatsapp: false, facebook: false, instagram: false, telegram: false, mcp: false },
+  });
+});
+
+t.test('PATCH /agent changes only the given fields, merges deployed_channels, and validates every bound', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Patch' });
+  const first = await w.api.patch('/agent', { name: 'Ada', deployed_channels: { widget: true } });
+  t.equal(first.status, 200);
+  t.match(first.body, { name: 'Ada', is_enabled: false, deployed_channels: { widget: true, api: false } });
+  const second = (await w.api.patch('/agent', { tone: 'casual', deployed_channels: { api: true }, escalation: { enabled: true, keywords: ['human'] } })).body;
+  t.match(second, { name: 'Ada', tone: 'casual', deployed_channels: { widget: true, api: true }, escalation: { enabled: true, keywords: ['human'], after_replies: null } });
+  t.strictSame((await w.api.get('/agent')).body, second, 'read back as written');
+  for (const bad of [
+    { name: '' }, { name: 'x'.repeat(101) }, { custom_instructions: 'x'.repeat(2001) }, { escalation: { after_replies: 0 } }, { escalation: { after_replies: 11 } },
+    { escalation: { after_replies: 2.5 } }, { tone: 'rude' }, { response_length: 'long' }, { model_tier: 'mega' }, { deployed_channels: { email: true } },
+    { is_enabled: 'yes' }, { avatar_url: 'https://x.io/a.png' }, { unknown: 1 },
+  ]) {
+    expectError(t, await w.api.patch("/agent", { is_enabled: true, ...bad }), 400, undefined, JSON.stringify(bad).slice(0, 60));
+  }
+  t.strictSame((await w.api.get('/agent')).body, second, 'a rejected PATCH changed nothing');
+  t.equal((await w.api.patch('/agent', { custom_instructions: null, escalation: { after_replies: 10 } })).body.escalation.after_replies, 10);
+});
+
+t.test('plans: pro allows essential and pro; ultra is enterprise-only (403 PLAN_LIMIT_REACHED)', async (t) => {
+  const pro = await tenant(svc.baseUrl, dir, { name: 'Pro', workspaceArgs: ['--plan', 'pro'] });
+  t.equal((await pro.api.patch('/agent', { model_tier: 'pro' })).body.model_tier, 'pro');
+  const refused = await pro.api.patch('/agent', { model_tier: 'ultra', name: 'Never' });
+  expectError(t, refused, 403, 'PLAN_LIMIT_REACHED');
+  t.equal((await pro.api.get('/agent')).body.name, 'AI Agent', 'nothing of the refused PATCH was kept');
+  const ent = await tenant(svc.baseUrl, dir, { name: 'Ent', workspaceArgs: ['--plan', 'enterprise'] });
+  await enableAgent(ent, { model_tier: 'ultra' });
+  const turn = await ent.api.post('/agent/messages', { message: 'hello' });
+  t.equal(turn.status, 200);
+  t.equal(turn.body.model_tier, 'ultra');
+  // Downgraded later: the configured tier is no longer included.
+  await adminJson(dir, 'workspace', 'set', '--id', ent.workspaceId, '--plan', 'pro');
+  expectError(t, await ent.api.post('/agent/messages', { message: 'hello again' }), 403, 'PLAN_LIMIT_REACHED');
+});
+
+t.test('MCP on turns the API channel on (rule 5)', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Mcp' });
+  t.match((await w.api.patch('/agent', { deployed_channels: { mcp: true } })).body.deployed_channels, { mcp: true, api: true });
+});
+
+t.test('a disabled agent, or one not deployed on api, answers 409', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Off' });
+  expectError(t, await w.api.post('/agent/messages', { message: 'hi' }), 409, 'conflict');
+  await w.api.patch('/agent', { is_enabled: true });
+  expectError(t, await w.api.post('/agent/messages', { message: 'hi' }), 409, 'conflict');
+  await w.api.patch('/agent', { deployed_channels: { api: true } });
+  t.equal((await w.api.post('/agent/messages', { message: 'hi' })).status, 200);
+  t.equal((await w.api.get('/conversations')).body.data.length, 1, 'the refused turns wrote nothing');
+});
+
+t.test('a grounded turn: new api conversation, messages recorded, sources cited, one credit charged', async (t) => {
+  await enableAgent(ws);
+  const before = await credits(ws.workspaceId);
+  const r = await ws.api.post('/agent/messages', { message: REFUND_Q, customer: { email: 'ann@example.com', name: 'Ann' } });
+  t.equal(r.status, 200);
+  t.match(r.body, { object: 'agent_response', conversation_id: /^conv_/, escalated: false, credits_used: 1, model_tier: 'essential' });
+  t.ok(r.body.messages.length >= 1 && r.body.messages.every((m: string) => m.length > 0), 'reply bubbles');
+  t.strictSame(r.body.sources, ['Refund policy'], 'the cited article, never a draft or AI-disabled one');
+  t.ok(r.body.messages.join(' ').includes('30 days'), 'the answer is taken from the passage');
+  t.equal(await credits(ws.workspaceId), before - 1, 'the balance went down by one credit');
+
+  const conv = (await ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
+  t.match(conv, { channel: 'api', customer_email: 'ann@example.com', message_count: 1 + r.body.messages.length });
+  t.ok((await ws.api.get('/conversations')).body.data.some((c: { id: string }) => c.id === conv.id), 'visible in the inbox');
+  const msgs = (await ws.api.get(`/conversations/${conv.id}/messages`)).body.data.reverse();
+  t.strictSame(msgs.map((m: { sender_type: string }) => m.sender_type), ['customer', ...r.body.messages.map(() => 'ai')]);
+  t.strictSame(msgs.slice(1).map((m: { content: string }) => m.content), r.body.messages);
+  const customer = (await ws.api.get('/customers?search=ann@example.com')).body.data[0];
+  t.equal(conv.customer_id, customer.id, 'the customer was created and linked');
+
+  const again = await ws.api.post('/agent/messages', { message: 'And how long does the money take to come back?', conversation_id: conv.id, customer: { email: 'other@example.com' } });
+  t.equal(again.body.conversation_id, conv.id, 'the conversation continues');
+  t.equal((await ws.api.get(`/conversations/${conv.id}`)).body.customer_id, customer.id, '`customer` is used only for a new conversation');
+  const created = (await events(ws.workspaceId)).filter((e) => e.stream === `conversation-${conv.id}` && e.type === 'message.created');
+  t.equal(created.length, 2 + r.body.messages.length + again.body.messages.length, 'every bubble is a message.created event');
+});
+
+t.test('the conversation must be an api conversation of this workspace', async (t) => {
+  await enableAgent(ws);
+  const widget = (await ws.api.post('/conversations', { channel: 'widget' })).body;
+  expectError(t, await ws.api.post('/agent/messages', { message: 'hi', conversation_id: widget.id }), 400, 'validation_error');
+  expectError(t, await ws.api.post('/agent/messages', { message: 'hi', conversation_id: 'conv_01J00000000000000000000000' }), 404, 'not_found');
+  const other = await tenant(svc.baseUrl, dir, { name: 'Other' });
+  await enableAgent(other);
+  const mine = (await ws.api.post('/agent/messages', { message: 'hi' })).body.conversation_id;
+  expectError(t, await other.api.post('/agent/messages', { message: 'hi', conversation_id: mine }), 404, 'not_found');
+  expectError(t, await ws.api.post('/agent/messages', { message: '' }), 400);
+  expectError(t, await ws.api.post('/agent/messages', {}), 400);
+});
+
+t.test('nothing relevant: no invented answer; with escalation off the agent says it does not know', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'NoAnswer' });
+  await importArticles(dir, w, ownArticles());
+  await enableAgent(w);
+  const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
+  t.equal(r.escalated, false);
+  t.strictSame(r.sources, []);
+  t.equal(r.messages.length, 1, 'one bubble saying it does not know');
+  t.equal(r.credits_used, 1, 'a reply was produced');
+});
+
+t.test('escalation when no grounded answer is found; later turns stay silent until re-assigned to ai', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Escalate' });
+  await importArticles(dir, w, ownArticles());
+  await enableAgent(w, { escalation: { enabled: true } });
+  const before = await credits(w.workspaceId);
+  const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
+  t.match(r, { escalated: true, messages: [], sources: [], credits_used: 0 });
+  const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
+  t.not(conv.assignee, 'ai');
+  const recorded = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated');
+  t.strictSame(recorded.map((e) => e.data), [{ id: r.conversation_id, reason: 'no_answer', keyword: null }]);
+  const silent = (await w.api.post('/agent/messages', { message: REFUND_Q, conversation_id: r.conversation_id })).body;
+  t.match(silent, { messages: [], credits_used: 0, escalated: false });
+  await w.api.patch(`/conversations/${r.conversation_id}`, { assignee: 'ai' });
+  const back = (await w.api.post('/agent/messages', { message: REFUND_Q, conversation_id: r.conversation_id })).body;
+  t.equal(back.credits_used, 1, 'assigned to ai again: it answers');
+  t.ok(back.messages.length > 0);
+  t.equal(await credits(w.workspaceId), before - 1);
+});
+
+t.test('escalation by keyword (case and accents ignored, whole words) and after N replies', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Keywords' });
+  await importArticles(dir, w, ownArticles());
+  await enableAgent(w, { escalation: { enabled: true, keywords: ['humain', 'real person'], after_replies: 2 } });
+  const k = (await w.api.post('/agent/messages', { message: 'Je veux un HÚMAIN, pas un robot' })).body;
+  t.match(k, { escalated: true, messages: [], credits_used: 0 });
+  t.equal((await w.api.post('/agent/messages', { message: 'is refund humaine? ' + REFUND_Q })).body.escalated, false, 'not inside a longer word');
+  const first = (await w.api.post('/agent/messages', { message: REFUND_Q })).body;
+  const id = first.conversation_id;
+  t.equal(first.credits_used, 1);
+  t.equal((await w.api.post('/agent/messages', { message: 'How long does standard shipping take?', conversation_id: id })).body.credits_used, 1);
+  const third = (await w.api.post('/agent/messages', { message: 'How do I reset my password?', conversation_id: id })).body;
+  t.match(third, { escalated: true, messages: [], credits_used: 0 }, 'after_replies = 2 reached');
+  const reasons = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated').map((e) => e.data.reason);
+  t.strictSame(reasons, ['keyword', 'after_replies']);
+});
+
+t.test('a human assignee holds the conversation: 200 with no reply and nothing charged', async (t) => {
+  await enableAgent(ws);
+  const c = (await ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
+  await ws.api.patch(`/conversations/${c}`, { assignee: 'user_42' });
+  const before = await credits(ws.workspaceId);
+  const r = await ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c });
+  t.equal(r.status, 200);
+  t.match(r.body, { messages: [], credits_used: 0, escalated: false, sources: [] });
+  t.equal(await credits(ws.workspaceId), before);
+  const last = (await ws.api.get(`/conversations/${c}/messages?limit=1`)).body.data[0];
+  t.match(last, { sender_type: 'customer', content: REFUND_Q }, "the customer's message is still recorded");
+});
+
+t.test('abuse protection: the third identical message in a row gets no reply and costs nothing', async (t) => {
+  await enableAgent(ws);
+  const c = (await ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
+  t.equal((await ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c })).body.credits_used, 1);
+  const third = (await ws.api.post('/agent/messages', { message: `  ${REFUND_Q.toUpperCase()} `, conversation_id: c })).body;
+  t.match(third, { messages: [], credits_used: 0 });
+});
+
+t.test('lead capture: an e-mail in a message creates and links the customer and records lead.captured', async (t) => {
+  await enableAgent(ws);
+  const r = (await ws.api.post('/agent/messages', { message: 'Please write to me at lead.person@example.org about my refund' })).body;
+  const conv = (await ws.api.get(`/conversations/${r.conversation_id}`)).body;
+  t.match(conv, { customer_id: /^cus_/, customer_email: 'lead.person@example.org' });
+  const customer = (await ws.api.get(`/customers/${conv.customer_id}`)).body;
+  t.match(customer, { email: 'lead.person@example.org', conversation_count: 1 });
+  const more = (await ws.api.post('/agent/messages', { message: 'or call me on +1 415 555 0134', conversation_id: conv.id })).body;
+  t.equal(more.conversation_id, conv.id);
+  t.equal((await ws.api.get(`/customers/${conv.customer_id}`)).body.phone, '+1 415 555 0134', 'the phone updates the same customer');
+  const leads = (await events(ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === conv.id);
+  t.strictSame(leads.map((e) => e.data), [
+    { id: conv.customer_id, conversation_id: conv.id, email: 'lead.person@example.org', phone: null },
+    { id: conv.customer_id, conversation_id: conv.id, email: null, phone: '+1 415 555 0134' },
+  ]);
+});
+
+t.test('credits are exact under concurrency: 50 turns against 10 credits give 10 replies and a balance of 0', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Race', workspaceArgs: ['--credits', '10'] });
+  await importArticles(dir, w, ownArticles());
+  await enableAgent(w);
+  const replies = await Promise.all(Array.from({ length: 50 }, () => w.api.post('/agent/messages', { message: REFUND_Q })));
+  const ok = replies.filter((r) => r.status === 200);
+  const refused = replies.filter((r) => r.status === 403);
+  t.equal(ok.length, 10, 'exactly ten replies');
+  t.ok(ok.every((r) => r.body.credits_used === 1 && r.body.messages.length > 0));
+  t.equal(refused.length, 40, 'the rest are refused');
+  for (const r of refused) expectError(t, r, 403, 'PLAN_LIMIT_REACHED');
+  t.equal(await credits(w.workspaceId), 0, 'never below zero');
+  t.equal((await w.api.get('/conversations?limit=100')).body.data.length, 10, 'a refused turn writes no conversation');
+  expectError(t, await w.api.post('/agent/messages', { message: REFUND_Q }), 403, 'PLAN_LIMIT_REACHED');
+  t.equal(await credits(w.workspaceId), 0);
+});
+
+t.test('POST /agent/search: passages best first, top_k, never a draft or AI-disabled article, validated', async (t) => {
+  const r = await ws.api.post('/agent/search', { query: 'refunds' });
+  t.equal(r.status, 200);
+  t.match(r.body, { object: 'list', has_more: false, next_cursor: null });
+  t.ok(r.body.data.length >= 1);
+  t.strictSame(Object.keys(r.body.data[0]).sort(), ['filename', 'knowledge_base_id', 'object', 'text']);
+  t.match(r.body.data[0], { object: 'knowledge_result', knowledge_base_id: kbId(1), filename: 'Refund policy' });
+  t.notOk(r.body.data.some((d: { knowledge_base_id: string }) => d.knowledge_base_id === kbId(4) || d.knowledge_base_id === kbId(5)));
+  t.equal((await ws.api.post('/agent/search', { query: 'business days', top_k: 1 })).body.data.length, 1);
+  expectError(t, await ws.api.post('/agent/search', { query: '' }), 400);
+  expectError(t, await ws.api.post('/agent/search', { query: 'x', top_k: 0 }), 400);
+  expectError(t, await ws.api.post('/agent/search', { query: 'x', top_k: 21 }), 400);
+  const articles = (await ws.api.get('/knowledge_base/articles?limit=100')).body.data;
+  const indexed = Object.fromEntries(articles.map((a: { id: string; indexed: boolean }) => [a.id, a.indexed]));
+  t.strictSame([1, 2, 3, 4, 5].map((n) => indexed[kbId(n)]), [true, true, true, false, false], 'indexed: searchable ones only');
+});
+
+t.test('knowledge is per workspace; unpublishing removes an article from search', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Isolated' });
+  t.strictSame((await w.api.post('/agent/search', { query: 'refund policy' })).body.data, [], "another workspace's passages are never seen");
+  await importArticles(dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.' }]);
+  t.equal((await w.api.post('/agent/search', { query: 'gift cards' })).body.data[0].knowledge_base_id, kbId(11));
+  t.strictSame((await ws.api.post('/agent/search', { query: 'gift cards' })).body.data, []);
+  await importArticles(dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.', status: 'draft' }]);
+  t.strictSame((await w.api.post('/agent/search', { query: 'gift cards' })).body.data, [], 'unpublished: gone from search');
+  t.equal((await w.api.get(`/knowledge_base/articles/${kbId(11)}`)).body.indexed, false);
+});
+
+t.test('scopes: chat_only keys chat and search but cannot configure', async (t) => {
+  const chat = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'chat_only']);
+  expectError(t, await chat.api.patch('/agent', { name: 'x' }), 403, 'insufficient_scope');
+  t.equal((await chat.api.get('/agent')).status, 200);
+  t.equal((await chat.api.post('/agent/search', { query: 'refund' })).status, 200);
+  const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
+  const r = await readOnly.api.post('/agent/messages', { message: 'hi' });
+  expectError(t, r, 403, 'insufficient_scope');
+  t.strictSame(r.body.error.details, { required: ['agent:chat'] });
+});
+
+t.test('the chat rate tier applies to POST /agent/messages', async (t) => {
+  const r = await ws.api.post('/agent/messages', { message: REFUND_Q });
+  t.equal(r.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier: 20 per key per minute (× RATE_LIMIT_SCALE 100 in tests)');
+  t.equal((await ws.api.post('/agent/search', { query: 'refund' })).headers.get('ratelimit-limit'), String(60 * 100), 'search is a write-tier POST');
+});
+
+t.test('a restart keeps the balance and rebuilds the index from the log', async (t) => {
+  const balance = await credits(ws.workspaceId);
+  await svc.stop();
+  svc = await startService(dir);
+  ws = { ...ws, api: (await keyFor(svc.baseUrl, dir, ws.workspaceId)).api };
+  t.equal(await credits(ws.workspaceId), balance);
+  t.equal((await ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');
+  t.ok(svc.output.some((l) => /knowledge index ready/.test(l)), 'the start-up log says the index was rebuilt');
+});

@@ -1,0 +1,107 @@
+import t from 'tap';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { enableAgent, importArticles, kbId } from '../support/agent';
+import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { keyFor, Tenant, tenant } from '../support/workspace';
+import { client as httpClient } from '../support/client';
+
+// POST /mcp with the MCP SDK's own client over HTTP: tools, scopes, credits, isolation.
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+const ARTICLE = { id: kbId(21), title: 'Refund policy', content: 'We refund any order within 30 days of delivery, to the original payment method.' };
+
+t.before(async () => {
+  svc = await startService(dir);
+  ws = await tenant(svc.baseUrl, dir, { name: 'Mcp' });
+  await importArticles(dir, ws, [ARTICLE]);
+  await enableAgent(ws);
+});
+t.teardown(async () => { await svc.stop(); removeDir(dir); });
+
+const connect = async (key: string) => {
+  const mcp = new Client({ name: 'test-client', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  return mcp;
+};
+const json = (result: any) => JSON.parse(result.content[0].text);
+
+t.test('the tools are listed', async (t) => {
+  const mcp = await connect(ws.key);
+  const { tools } = await mcp.listTools();
+  t.strictSame(tools.map((tool) => tool.name).sort(), ['get_conversation', 'list_conversations', 'search_knowledge', 'send_message']);
+  await mcp.close();
+});
+
+t.test('send_message is one agent turn with the same rules and credits; the conversation tools read it back', async (t) => {
+  const mcp = await connect(ws.key);
+  const before = (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', ws.workspaceId)).credits;
+  const sent = await mcp.callTool({ name: 'send_message', arguments: { message: 'How many days do I have for a refund?' } });
+  t.notOk(sent.isError);
+  const turn = json(sent);
+  t.match(turn, { object: 'agent_response', conversation_id: /^conv_/, credits_used: 1, sources: ['Refund policy'], escalated: false });
+  t.strictSame(sent.structuredContent, turn, 'also as structured content');
+  t.equal((await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', ws.workspaceId)).credits, before - 1);
+
+  const got = json(await mcp.callTool({ name: 'get_conversation', arguments: { conversation_id: turn.conversation_id } }));
+  t.match(got, { object: 'conversation', id: turn.conversation_id, channel: 'api', message_count: 1 + turn.messages.length });
+  t.equal(got.messages.length, 1 + turn.messages.length);
+  const list = json(await mcp.callTool({ name: 'list_conversations', arguments: { limit: 5 } }));
+  t.match(list, { object: 'list' });
+  t.equal(list.data[0].id, turn.conversation_id, 'newest first');
+  const search = json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund', top_k: 3 } }));
+  t.equal(search.data[0].knowledge_base_id, ARTICLE.id);
+
+  const missing = await mcp.callTool({ name: 'get_conversation', arguments: { conversation_id: 'conv_01J00000000000000000000000' } });
+  t.equal(missing.isError, true);
+  t.match((missing.content as { text: string }[])[0].text, /not_found/);
+  const invalid = await mcp.callTool({ name: 'search_knowledge', arguments: { query: '' } });
+  t.equal(invalid.isError, true, 'arguments are validated with the REST codecs');
+  await mcp.close();
+});
+
+t.test('a tool the key may not use is refused as a tool error naming the scope', async (t) => {
+  const chat = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'chat_only']);
+  const mcp = await connect(chat.key);
+  const refused = await mcp.callTool({ name: 'list_conversations', arguments: {} });
+  t.equal(refused.isError, true);
+  t.match((refused.content as { text: string }[])[0].text, /conversations:read/);
+  t.notOk((await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).isError, 'agent:read is allowed');
+  await mcp.close();
+  const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
+  const ro = await connect(readOnly.key);
+  const noChat = await ro.callTool({ name: 'send_message', arguments: { message: 'hi' } });
+  t.equal(noChat.isError, true);
+  t.match((noChat.content as { text: string }[])[0].text, /agent:chat/);
+  await ro.close();
+});
+
+t.test('another workspace sees none of this one through MCP', async (t) => {
+  const other = await tenant(svc.baseUrl, dir, { name: 'Other' });
+  const mcp = await connect(other.key);
+  t.strictSame(json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).data, []);
+  t.strictSame(json(await mcp.callTool({ name: 'list_conversations', arguments: {} })).data, []);
+  await mcp.close();
+});
+
+t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests', async (t) => {
+  const anon = httpClient(svc.baseUrl);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const unauth = await anon.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
+  t.equal(unauth.status, 401);
+  t.equal(unauth.body.success, false);
+  const raw = await ws.api.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
+  t.equal(raw.status, 200);
+  t.equal(raw.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier');
+  t.match(raw.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'support-platform' } } });
+  // Many clients at once: each request gets its own server, so ids never mix.
+  const calls = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+    const mcp = await connect(ws.key);
+    const r = json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund', top_k: (i % 3) + 1 } }));
+    await mcp.close();
+    return r.data.length;
+  }));
+  t.strictSame(calls, calls.map(() => 1));
+});
