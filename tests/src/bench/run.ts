@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Child, nodeJson, startNode, stop } from './children';
+import { benchArticles, importArticles } from './agent';
+import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
 import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
 
 /**
@@ -25,14 +27,24 @@ const DELIVERY_TIMEOUT_MS = 60_000;
 
 interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; uniqueBodies?: () => string }
 interface Side { rps: number; p99: number; non2xx: number; errors: number; timeouts: number }
-/** minRatio null: no target, measured for the record (check column "—"). */
-interface Scenario { name: string; connections: number; minRatio: number | null; checkP99: boolean; service: Load; baseline: Load }
+/**
+ * minRatio null: no target against the baseline, measured for the record (check column "—").
+ * relative: a target against another scenario of the same run (the agent's rows).
+ */
+interface Scenario { name: string; connections: number; minRatio: number | null; checkP99: boolean; service: Load; baseline: Load; relative?: { to: string; min: number } }
 
 // Unique across every POST run (warm-up included) so each service request creates a new customer / message.
 let sent = 0;
 const uniqueBody = () => JSON.stringify({ email: `load${++sent}@example.com`, name: `Load ${sent}` });
 let sentMessages = 0;
 const uniqueMessage = () => JSON.stringify({ content: `Load message ${++sentMessages}` });
+// Agent turns: the fixture's questions in turn, each starting a new conversation.
+const KB_ARTICLES = 200;
+let asked = 0;
+const questions = () => fixtureQuestions().filter((q) => q.article_id !== null).map((q) => q.question);
+let questionList: string[] = [];
+const agentTurn = () => JSON.stringify({ message: questionList[asked++ % questionList.length] });
+const agentSearch = () => JSON.stringify({ query: questionList[asked++ % questionList.length], top_k: 8 });
 
 const run = async (load: Load, connections: number, duration: number): Promise<Side> => {
   const r = await autocannon({
@@ -48,9 +60,9 @@ const measure = async (load: Load, connections: number) => {
   return run(load, connections, SECONDS);
 };
 
-const request = async (url: string, key: string, body?: unknown) => {
+const request = async (url: string, key: string, body?: unknown, method?: string) => {
   const res = await fetch(url, {
-    method: body === undefined ? 'GET' : 'POST',
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -108,7 +120,7 @@ const main = async () => {
     const x = `${baseline.match}/x`;
 
     const admin = path.join(ROOT, 'services/admin/dist/main.js');
-    const workspace = await nodeJson(admin, ['workspace', 'create', '--name', 'Bench', '--json'], { DATA_DIR: dataDir });
+    const workspace = await nodeJson(admin, ['workspace', 'create', '--name', 'Bench', '--credits', '1000000000', '--json'], { DATA_DIR: dataDir });
     const created = await nodeJson(admin, ['key', 'create', '--workspace', String(workspace.id), '--name', 'bench', '--json'], { DATA_DIR: dataDir });
     const key = String(created.key);
     await waitForKey(base, key);
@@ -116,6 +128,24 @@ const main = async () => {
     const id = await seed(base, key);
     const api = { base, key };
     const conversation = await createConversation(api);
+    process.stdout.write(`importing ${KB_ARTICLES} knowledge base articles…\n`);
+    const indexedCount = async () => {
+      const r = await request(`${base}/agent/search`, key, { query: 'zzzz' });
+      if (r.status !== 200) throw new Error(`POST /agent/search answered ${r.status}`);
+      let n = 0;
+      for (let after: string | null = null, more = true; more;) {
+        const page = await request(`${base}/knowledge_base/articles?limit=100${after ? `&starting_after=${after}` : ''}`, key);
+        const data = page.body.data as { id: string; indexed: boolean }[];
+        n += data.filter((a) => a.indexed).length;
+        more = page.body.has_more as boolean;
+        after = data.length ? data[data.length - 1].id : null;
+      }
+      return n;
+    };
+    await importArticles(admin, { DATA_DIR: dataDir }, dataDir, String(workspace.id), benchArticles(KB_ARTICLES), indexedCount);
+    const enabled = await request(`${base}/agent`, key, { is_enabled: true, deployed_channels: { api: true } }, 'PATCH');
+    if (enabled.status !== 200) throw new Error(`PATCH /agent answered ${enabled.status}`);
+    questionList = questions();
 
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };
@@ -131,22 +161,37 @@ const main = async () => {
       { name: 'POST /conversations/{id}/messages', connections: 10, minRatio: null, checkP99: false,
         service: { url: `${base}/conversations/${conversation}/messages`, method: 'POST', headers: json, uniqueBodies: uniqueMessage },
         baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+      // One grounded turn each (new conversation, customer message, reply, charge), 200 articles indexed.
+      { name: 'POST /agent/messages', connections: 10, minRatio: null, checkP99: false, relative: { to: 'POST /conversations/{id}/messages', min: 0.5 },
+        service: { url: `${base}/agent/messages`, method: 'POST', headers: json, uniqueBodies: agentTurn },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+      { name: 'POST /agent/search', connections: 50, minRatio: null, checkP99: false, relative: { to: 'GET /customers?limit=20', min: 0.5 },
+        service: { url: `${base}/agent/search`, method: 'POST', headers: json, uniqueBodies: agentSearch },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
     ];
 
-    const results = [];
+    interface Result {
+      scenario: string; connections: number; service: Side; baseline: Side; ratio: number; p99Ratio: number;
+      relative: { to: string; min: number; ratio: number } | null;
+      target: { minRatio: number | null; maxP99Ratio: number | null }; pass: boolean; problems: string[];
+    }
+    const results: Result[] = [];
     for (const s of scenarios) {
       process.stdout.write(`measuring ${s.name} (${s.connections} connections, ${SECONDS} s each)…\n`);
       const svc = await measure(s.service, s.connections);
       const bl = await measure(s.baseline, s.connections);
       const ratio = bl.rps > 0 ? svc.rps / bl.rps : 0;
       const p99Ratio = bl.p99 > 0 ? svc.p99 / bl.p99 : Infinity;
+      const ref: Result | undefined = s.relative ? results.find((r) => r.scenario === s.relative!.to) : undefined;
+      const relative: Result['relative'] = s.relative && ref ? { to: s.relative.to, min: s.relative.min, ratio: ref.service.rps > 0 ? svc.rps / ref.service.rps : 0 } : null;
       const problems = [
+        relative && relative.ratio < relative.min ? `< ${relative.min}× ${relative.to}` : '',
         s.minRatio !== null && ratio < s.minRatio ? `throughput < ${s.minRatio}×` : '',
         s.checkP99 && p99Ratio > P99_LIMIT ? `p99 > ${P99_LIMIT}×` : '',
         svc.non2xx + svc.errors > 0 ? 'service non-2xx/errors' : '',
         bl.non2xx + bl.errors > 0 ? 'baseline non-2xx/errors' : '',
       ].filter(Boolean);
-      results.push({ scenario: s.name, connections: s.connections, service: svc, baseline: bl, ratio, p99Ratio,
+      results.push({ scenario: s.name, connections: s.connections, service: svc, baseline: bl, ratio, p99Ratio, relative,
         target: { minRatio: s.minRatio, maxP99Ratio: s.checkP99 ? P99_LIMIT : null }, pass: problems.length === 0, problems });
     }
 
@@ -157,7 +202,8 @@ const main = async () => {
         `${fmt(r.ratio, 2)} (${r.target.minRatio ?? '—'})`, `${r.service.p99} ms`, `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
         `${r.service.non2xx}/${r.service.errors}`, `${r.baseline.non2xx}/${r.baseline.errors}`,
-        r.target.minRatio === null ? (r.pass ? '—' : `— (${r.problems.join(', ')})`) : r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
+        r.relative ? `${r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`} (${fmt(r.relative.ratio, 2)}× ${r.relative.to}, min ${r.relative.min})`
+          : r.target.minRatio === null ? (r.pass ? '—' : `— (${r.problems.join(', ')})`) : r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
       ]),
     ]);
 
@@ -195,11 +241,27 @@ const main = async () => {
       Object.keys(records.errors).length ? `last errors: ${JSON.stringify(records.errors)}` : '',
       service.kept.length ? `${service.kept.length} warning/error/failed-delivery log lines, first: ${service.kept[0]}` : '',
     ].filter(Boolean).map((n) => `webhooks: ${n}\n`).join('');
-    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n`);
+    process.stdout.write('retrieval quality: the labelled fixture through /agent/search and /agent/messages…\n');
+    const qws = await nodeJson(admin, ['workspace', 'create', '--name', 'Quality', '--credits', '100000', '--json'], { DATA_DIR: dataDir });
+    const qkey = String((await nodeJson(admin, ['key', 'create', '--workspace', String(qws.id), '--name', 'quality', '--json'], { DATA_DIR: dataDir })).key);
+    await waitForKey(base, qkey);
+    const qArticles = fixtureArticles();
+    await importArticles(admin, { DATA_DIR: dataDir }, dataDir, String(qws.id), qArticles, async () => {
+      const page = await request(`${base}/knowledge_base/articles?limit=100`, qkey);
+      return (page.body.data as { indexed: boolean }[]).filter((a) => a.indexed).length;
+    });
+    await request(`${base}/agent`, qkey, { is_enabled: true, deployed_channels: { api: true } }, 'PATCH');
+    const quality = await measureQuality((p, body) => request(`${base}${p}`, qkey, body), fixtureQuestions());
+    const qualityText = table([
+      ['retrieval (fixture)', 'questions', 'recall@1', 'recall@5', 'MRR', 'turns citing the right article', 'off-topic declined'],
+      [`${qArticles.length} articles`, String(quality.questions), fmt(quality.recall_at_1, 3), fmt(quality.recall_at_5, 3), fmt(quality.mrr, 3),
+        fmt(quality.turns_citing_right_article, 3), `${fmt(quality.off_topic_declined, 2)} of ${quality.off_topic_questions}`],
+    ]);
+    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n`);
     const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems }, records, serviceLog: service.kept.slice(0, 20) };
     // The machine is shared: a load average well above 1 at the end means the numbers are noisy.
     const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, results, webhooks, loadavg })}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, articles: KB_ARTICLES, results, webhooks, quality, loadavg })}\n`);
   } finally {
     await Promise.all([stop(service?.proc), stop(baseline?.proc)]);
     await receiver?.close();

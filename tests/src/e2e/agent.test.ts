@@ -2,7 +2,7 @@ import t from 'tap';
 import { expectError } from '../support/expect';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
-import { keyFor, Tenant, tenant } from '../support/workspace';
+import { keyFor, Tenant, tenant, until } from '../support/workspace';
 
 // The AI agent over HTTP (spec 2.6, 2.7, 2.7a, 4.3): configuration, turns, credits,
 // escalation, lead capture and knowledge search, on the embedded engines.
@@ -36,7 +36,7 @@ const events = async (workspaceId: string) => {
 const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', workspaceId)).credits;
 
 t.before(async () => {
-  svc = await startService(dir);
+  svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   ws = await tenant(svc.baseUrl, dir, { name: 'Agent' });
   await importArticles(dir, ws, ARTICLES);
 });
@@ -174,6 +174,22 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
   t.equal(await credits(w.workspaceId), before - 1);
 });
 
+t.test('webhook events: agent.escalated carries the conversation, lead.captured the customer', async (t) => {
+  const w = await tenant(svc.baseUrl, dir, { name: 'Hooks' });
+  // Nothing listens there: the /events log records an event whether or not delivery succeeds.
+  const endpoint = await w.api.post('/webhook_endpoints', { url: 'https://127.0.0.1:9/hooks', enabled_events: ['agent.escalated', 'lead.captured'] });
+  t.equal(endpoint.status, 201);
+  await enableAgent(w, { escalation: { enabled: true, keywords: ['human'] } });
+  const r = (await w.api.post('/agent/messages', { message: 'A human please, mail me at hook.lead@example.com' })).body;
+  t.equal(r.escalated, true);
+  const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
+  let logged: any[] = [];
+  await until(async () => { logged = (await w.api.get('/events')).body.data; return logged.length === 2; }, 5000, 50);
+  const byType = Object.fromEntries(logged.map((e) => [e.type, e.data]));
+  t.match(byType['agent.escalated'], { object: 'conversation', id: r.conversation_id, assignee: null });
+  t.match(byType['lead.captured'], { object: 'customer', id: conv.customer_id, email: 'hook.lead@example.com' });
+});
+
 t.test('escalation by keyword (case and accents ignored, whole words) and after N replies', async (t) => {
   const w = await tenant(svc.baseUrl, dir, { name: 'Keywords' });
   await importArticles(dir, w, ownArticles());
@@ -294,7 +310,7 @@ t.test('the chat rate tier applies to POST /agent/messages', async (t) => {
 t.test('a restart keeps the balance and rebuilds the index from the log', async (t) => {
   const balance = await credits(ws.workspaceId);
   await svc.stop();
-  svc = await startService(dir);
+  svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   ws = { ...ws, api: (await keyFor(svc.baseUrl, dir, ws.workspaceId)).api };
   t.equal(await credits(ws.workspaceId), balance);
   t.equal((await ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');

@@ -57,6 +57,11 @@ t.test('the OpenAPI document is served without a key and covers every route', as
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     t.ok(r.body.paths[path]?.[route.method], `${route.method.toUpperCase()} ${path}`);
   }
+  t.ok(r.body.paths['/openapi.json']?.get, 'the document describes itself');
+  t.ok(r.body.paths['/mcp']?.post, 'and the MCP endpoint');
+  for (const path of ['/agent', '/agent/messages', '/agent/search']) t.ok(r.body.paths[path], path);
+  t.match(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema, { properties: { object: { const: 'agent_response' }, credits_used: { type: 'integer' } } });
+  t.match(r.body.paths['/agent'].patch.requestBody.content['application/json'].schema.properties, { name: { minLength: 1, maxLength: 100 }, custom_instructions: { maxLength: 2000 } });
   const create = r.body.paths['/customers'].post;
   t.match(create.requestBody.content['application/json'].schema, { type: 'object', additionalProperties: false, properties: { email: { type: 'string' }, metadata: { type: 'object' } } });
   t.match(create.responses['201'].content['application/json'].schema, { properties: { object: { const: 'customer' } } });

@@ -1,0 +1,68 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { enableAgent, importArticles, kbId } from '../support/agent';
+import { removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant } from '../support/workspace';
+
+// The LLM responder behind the real service (LLM_BASE_URL), against a local fake
+// OpenAI-compatible server: a good answer, a slow one and a malformed one.
+
+let mode: 'good' | 'slow' | 'malformed' = 'good';
+const seen: { auth?: string; body: any }[] = [];
+const fake = http.createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => { raw += c; });
+  req.on('end', () => {
+    seen.push({ auth: req.headers.authorization, body: JSON.parse(raw) });
+    if (mode === 'slow') return; // never answers; the service's timeout decides
+    const content = mode === 'good'
+      ? JSON.stringify({ messages: ['Refunds are possible for 30 days after delivery.'], quick_replies: [], buttons: [], images: [], citations: [1] })
+      : 'Sure! Refunds are possible.';
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] }));
+  });
+});
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+t.before(async () => {
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+  const { port } = fake.address() as AddressInfo;
+  svc = await startService(dir, { LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_API_KEY: 'sk-test-llm', LLM_MODEL_ESSENTIAL: 'tiny-model', LLM_TIMEOUT_MS: '500' });
+  ws = await tenant(svc.baseUrl, dir, { name: 'Llm' });
+  await importArticles(dir, ws, [{ id: kbId(31), title: 'Refund policy', content: 'We refund any order within 30 days of delivery.' }]);
+  await enableAgent(ws, { tone: 'professional', custom_instructions: 'Always sign as Ada.' });
+});
+t.teardown(async () => { await svc.stop(); removeDir(dir); fake.closeAllConnections(); fake.close(); });
+
+t.test('a turn is answered by the model, with sources only from the passages it cites', async (t) => {
+  mode = 'good';
+  const r = await ws.api.post('/agent/messages', { message: 'Can I get a refund after three weeks?' });
+  t.equal(r.status, 200);
+  t.strictSame(r.body.messages, ['Refunds are possible for 30 days after delivery.']);
+  t.strictSame(r.body.sources, ['Refund policy']);
+  t.equal(r.body.credits_used, 1);
+  const request = seen[seen.length - 1];
+  t.equal(request.auth, 'Bearer sk-test-llm');
+  t.equal(request.body.model, 'tiny-model', 'the model of the configured tier');
+  const system = request.body.messages[0].content as string;
+  t.match(system, /Always sign as Ada/, 'custom instructions reach the prompt');
+  t.match(system, /professional/i);
+  t.ok(JSON.stringify(request.body.messages).includes('[1] Refund policy'), 'passages as numbered context');
+});
+
+t.test('a slow or malformed model answer falls back to the grounded responder, logged', async (t) => {
+  for (const m of ['slow', 'malformed'] as const) {
+    mode = m;
+    const r = await ws.api.post('/agent/messages', { message: 'How many days do I have to get a refund?' });
+    t.equal(r.status, 200, m);
+    t.ok(r.body.messages.length > 0, `${m}: still an answer`);
+    t.strictSame(r.body.sources, ['Refund policy'], `${m}: grounded answer from the knowledge base`);
+    t.notOk(r.body.messages.join(' ').includes('Sure!'), `${m}: the bad model text is not shown`);
+  }
+  const warnings = svc.output.filter((l) => /"level":"warn"/.test(l) && /fallback/.test(l));
+  t.equal(warnings.length, 2, 'each fallback is logged');
+  t.notOk(svc.output.some((l) => l.includes('sk-test-llm')), 'the API key never reaches the log');
+});
