@@ -10,13 +10,13 @@ import { nodeJson } from './children';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const articleId = (n: number) => `kb_01K${Array.from({ length: 23 }, (_, i) => CROCKFORD[Math.floor(n / 32 ** (22 - i)) % 32]).join('')}`;
 
-/** `count` published articles: the fixture's, then copies of them under new ids and titles. */
+/** `count` published articles: copies of the fixture's under ids of their own (the quality run imports the fixture's ids). */
 export const benchArticles = (count: number) => {
   const base = fixtureArticles().filter((a) => (a.status ?? 'published') === 'published' && a.ai_agent_enabled !== false);
   return Array.from({ length: count }, (_, i) => {
     const a = base[i % base.length];
     const copy = Math.floor(i / base.length);
-    return { ...a, id: copy === 0 ? a.id : articleId(i), title: copy === 0 ? a.title : `${a.title} (${copy + 1})` };
+    return { ...a, id: articleId(i), title: copy === 0 ? a.title : `${a.title} (${copy + 1})` };
   });
 };
 

@@ -141,6 +141,9 @@ t.test('the conversation must be an api conversation of this workspace', async (
   expectError(t, await other.api.post('/agent/messages', { message: 'hi', conversation_id: mine }), 404, 'not_found');
   expectError(t, await ws.api.post('/agent/messages', { message: '' }), 400);
   expectError(t, await ws.api.post('/agent/messages', {}), 400);
+  const before = await credits(ws.workspaceId);
+  expectError(t, await ws.api.post('/agent/messages', { message: REFUND_Q, customer: { name: 'No identity' } }), 400, 'validation_error');
+  t.equal(await credits(ws.workspaceId), before, 'refused before any charge');
 });
 
 t.test('nothing relevant: no invented answer; with escalation off the agent says it does not know', async (t) => {

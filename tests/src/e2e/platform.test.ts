@@ -114,3 +114,14 @@ t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) =>
   t.ok(refused, 'the workspace limit refuses a key that is within its own');
   t.equal(refused?.headers.get('ratelimit-limit'), '18', 'headers show the workspace limit that binds');
 });
+
+t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)', async (t) => {
+  for (const level of ['warn', 'error']) {
+    const quietDir = tempDir();
+    const quiet = await startService(quietDir, { LOG_LEVEL: level });
+    t.ok(quiet.output.some((l) => /listening on http:\/\//.test(l)), `LOG_LEVEL=${level}`);
+    t.notOk(quiet.output.some((l) => /"level":"info"/.test(l) && !/listening on/.test(l)), 'and nothing else at info');
+    t.equal(await quiet.stop(), 0);
+    removeDir(quietDir);
+  }
+});

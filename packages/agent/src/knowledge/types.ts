@@ -25,4 +25,11 @@ export interface SearchHit {
   passage: Passage;
   /** Relevance, higher is better; comparable only within one search. */
   score: number;
+  /**
+   * Cosine similarity of the query and the passage embeddings (-1..1), set
+   * only when the semantic re-ranker (embeddings.ts) scored the hit. Unlike
+   * `score`, it is comparable across searches, so it can serve as a
+   * relevance threshold.
+   */
+  similarity?: number;
 }

@@ -68,6 +68,8 @@ export class AgentTurns {
     }
 
     const existing = input.conversation_id ? await this.existing(ctx.workspaceId, input.conversation_id) : null;
+    // A bad `customer` is refused before anything is charged or written.
+    if (!existing && input.customer) this.parts.customers.check(ctx.workspaceId, input.customer);
     const conversationId = existing?.state.id ?? this.deps.ids.next(ID_PREFIX.conversation);
     const history = existing?.history ?? [];
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.

@@ -21,13 +21,18 @@ export class Customers {
 
   private readonly exists = async (id: string) => (await load(this.deps, customer, customerStream(id))).state.exists;
 
+  /** Refuses (400) an input no customer could be created from: no identity, a malformed e-mail or phone. */
+  check(workspaceId: string, input: CustomerInput): void {
+    const checked = customerDecider.decide({ type: 'create', id: 'cus_check', workspace_id: workspaceId, ...input }, customerDecider.initialState);
+    if (E.isLeft(checked)) throw new DomainFailure(checked.left);
+  }
+
   /** Creates a customer, or returns the one an identity already belongs to (`created` false). */
   async createOrMatch(ctx: CommandContext & { workspaceId: string }, input: CustomerInput) {
     const id = this.deps.ids.next(ID_PREFIX.customer);
     const command: CustomerCommand = { type: 'create', id, workspace_id: ctx.workspaceId, ...input };
     // Check the input before reserving anything, so a bad request leaves no trace.
-    const checked = customerDecider.decide(command, customerDecider.initialState);
-    if (E.isLeft(checked)) throw new DomainFailure(checked.left);
+    this.check(ctx.workspaceId, input);
 
     const identities = identitiesOf(input);
     for (const { kind, value } of identities) {
