@@ -95,7 +95,7 @@ export class Application {
     const system = { workspaceId: null, actor: 'system', requestId: null };
     this.knowledge = new KnowledgeFeed(this.engines.events, async (workspaceId, id, indexed) => {
       await execute(deps, { ...system, workspaceId }, articleAggregate, articleStream(id), { type: 'mark_indexed', indexed });
-    }, this.log.child({ component: 'knowledge' }));
+    }, this.log.child({ component: 'knowledge' }), options.config.agentReranker);
     const grounded = new GroundedResponder();
     const llm = options.config.llm;
     const responder = options.responder ?? (llm ? new LlmResponder({ ...llm, fallback: grounded, log: this.log.child({ component: 'llm' }) }) : grounded);

@@ -25,6 +25,8 @@ export interface Config {
   /** How often the SLA monitor scans open tickets. */
   slaIntervalMs: number;
   /** An OpenAI-compatible chat-completions endpoint for the agent; unset: the grounded responder. */
+  /** The knowledge search's semantic re-ranker: `auto` (on when the model is present) or `off`. */
+  agentReranker: 'auto' | 'off';
   llm?: { baseUrl: string; apiKey?: string; models: { essential: string; pro: string; ultra: string }; timeoutMs: number };
 }
 
@@ -33,6 +35,12 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${value}")`);
   return n;
+};
+
+const oneOf = <V extends string>(value: string | undefined, allowed: readonly V[], fallback: V, name: string): V => {
+  if (value === undefined || value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+  return value as V;
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
@@ -54,6 +62,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   },
   smtpUrl: env.SMTP_URL || undefined,
   slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
+  agentReranker: oneOf(env.AGENT_RERANKER, ['auto', 'off'] as const, 'auto', 'AGENT_RERANKER'),
   llm: env.LLM_BASE_URL ? {
     baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),
     apiKey: env.LLM_API_KEY || undefined,

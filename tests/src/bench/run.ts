@@ -113,7 +113,8 @@ const main = async () => {
     receiver = await startReceiver(caDir);
     // info, not warn: the "listening on" line is an info line; requests themselves log at debug.
     service = await startNode(path.join(ROOT, 'services/standalone/dist/main.js'),
-      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000',
+      // BM25 alone, as the targets assume; the re-ranker's quality is measured by the retrieval-quality test.
+      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'off',
         NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
       /listening on (http:\/\/\S+?\/v1)/, 20_000, /"level":"(warn|error)"|delivery attempt failed/);
     const base = service.match;

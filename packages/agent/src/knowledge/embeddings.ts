@@ -29,6 +29,8 @@ export const FUSION_BM25_WEIGHT = 0.15;
  * (fixture: 101/110 on-topic questions above it, 8/11 off-topic below).
  */
 export const MIN_SIMILARITY = 0.45;
+/** A closer call: this similarity is enough when half the question's terms are in the passage too. */
+export const MIN_SIMILARITY_WITH_TERMS = 0.35;
 
 /** The files the model folder must hold (the layout scripts/fetch-model.sh writes). */
 export const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model_quantized.onnx'] as const;

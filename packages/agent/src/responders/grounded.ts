@@ -1,4 +1,5 @@
 import { terms } from '../knowledge/text';
+import { MIN_SIMILARITY, MIN_SIMILARITY_WITH_TERMS } from '../knowledge/embeddings';
 import type { SearchHit } from '../knowledge/types';
 import type { Answer, Question, Responder, ResponseLength, Tone } from './types';
 
@@ -183,9 +184,14 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
     const shared = [...question].filter((q) => passageTerms.has(q)).length;
     const share = question.size === 0 ? 0 : shared / question.size;
     const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
+    // Re-ranked hits carry the embedding similarity, a better gate than shared words: a
+    // paraphrase shares meaning, not terms (thresholds measured on the fixture, embeddings.ts).
+    const close = hit.similarity === undefined
+      ? share >= MIN_TERM_SHARE
+      : hit.similarity >= MIN_SIMILARITY || (hit.similarity >= MIN_SIMILARITY_WITH_TERMS && share >= MIN_TERM_SHARE);
     return {
       hit, share,
-      relevant: share >= MIN_TERM_SHARE && relative >= MIN_RELATIVE_SCORE,
+      relevant: close && relative >= MIN_RELATIVE_SCORE,
       related: shared > 0 && relative >= MIN_RELATED_SCORE,
     };
   });

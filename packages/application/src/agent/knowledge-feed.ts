@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/domain';
-import { ArticleForIndex, KnowledgeIndex, SearchHit } from '@support/agent';
+import { ArticleForIndex, defaultModelDir, KnowledgeIndex, Reranker, SearchHit, searchWithReranker } from '@support/agent';
 import { EventStore, Position, RecordedEvent, START, Subscription, comparePositions } from '@support/eventstore';
 import { Logger } from '../log';
 
@@ -18,19 +18,25 @@ export class KnowledgeFeed {
   private subscription: Subscription | null = null;
   private position: Position = START;
   private waiters: { target: Position; wake: () => void }[] = [];
+  /** The optional semantic re-ranker (embedding model); null: BM25 alone. */
+  private reranker: Reranker | null = null;
 
   constructor(
     private readonly events: EventStore,
     private readonly markIndexed: (workspaceId: string, articleId: string, indexed: boolean) => Promise<void>,
     private readonly log: Logger,
+    /** `off` keeps BM25 alone even with the model present; `auto` uses the model when it loads. */
+    private readonly rerank: 'auto' | 'off' = 'auto',
   ) {}
 
   async start(): Promise<void> {
     const started = Date.now();
+    if (this.rerank === 'auto') this.reranker = await Reranker.load(defaultModelDir(), { log: (message) => this.log.info(message) });
+    else this.log.info('semantic re-ranker off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
     this.subscription = this.events.subscribe(START, (batch) => this.apply(batch), (err) => this.log.error('knowledge index stopped on an error', { error: String(err) }));
     await this.waitFor(head, 60_000);
-    this.log.info('knowledge index ready', { articles: this.articles.size, took_ms: Date.now() - started, ranking: 'bm25' });
+    this.log.info('knowledge index ready', { articles: this.articles.size, took_ms: Date.now() - started, ranking: this.ranking });
   }
 
   async stop(): Promise<void> {
@@ -38,8 +44,14 @@ export class KnowledgeFeed {
     this.subscription = null;
   }
 
-  search(workspaceId: string, query: string, topK: number): SearchHit[] {
-    return this.index.search(workspaceId, query, topK);
+  /** `bm25`, or `bm25+embeddings` when the re-ranker runs. */
+  get ranking(): string {
+    return this.reranker ? 'bm25+embeddings' : 'bm25';
+  }
+
+  /** Passages best first: BM25 candidates, re-ranked by embedding similarity when the model is there. */
+  search(workspaceId: string, query: string, topK: number): Promise<SearchHit[]> {
+    return searchWithReranker(this.index, this.reranker, workspaceId, query, topK);
   }
 
   /** Waits, bounded, until the index has seen the log up to `target`; false on time-out. */

@@ -140,7 +140,7 @@ export class AgentTurns {
     const answer = await this.parts.responder.answer({
       settings, message,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
-      hits: this.parts.knowledge.search(workspaceId, message, TURN_HITS),
+      hits: await this.parts.knowledge.search(workspaceId, message, TURN_HITS),
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;

@@ -29,7 +29,7 @@ export const runTurn = async (app: Application, principal: Principal, requestId:
 /** Passages best first; the index has seen every article written before the call. */
 export const searchKnowledge = async (app: Application, workspaceId: string, body: t.TypeOf<typeof searchBody>) => {
   await app.knowledge.waitFor(await app.engines.events.head(), app.config.readYourWritesTimeoutMs);
-  const hits = app.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
+  const hits = await app.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
   const data = hits.map((h) => ({ object: 'knowledge_result' as const, knowledge_base_id: h.passage.articleId, filename: h.passage.title, text: h.passage.text }));
   return { object: 'list' as const, data, has_more: false, next_cursor: null };
 };
