@@ -312,10 +312,13 @@ t.test('the chat rate tier applies to POST /agent/messages', async (t) => {
 
 t.test('a restart keeps the balance and rebuilds the index from the log', async (t) => {
   const balance = await credits(ws.workspaceId);
+  const indexedEvents = async () => (await events(ws.workspaceId)).filter((e) => e.type === 'knowledge_base_article.indexed').length;
+  const flagsBefore = await indexedEvents();
   await svc.stop();
   svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   ws = { ...ws, api: (await keyFor(svc.baseUrl, dir, ws.workspaceId)).api };
   t.equal(await credits(ws.workspaceId), balance);
   t.equal((await ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');
   t.ok(svc.output.some((l) => /knowledge index ready/.test(l)), 'the start-up log says the index was rebuilt');
+  t.equal(await indexedEvents(), flagsBefore, 'the rebuild records no `indexed` flag again');
 });

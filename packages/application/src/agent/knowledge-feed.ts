@@ -20,6 +20,9 @@ export class KnowledgeFeed {
   private waiters: { target: Position; wake: () => void }[] = [];
   /** The optional semantic re-ranker (embedding model); null: BM25 alone. */
   private reranker: Reranker | null = null;
+  /** The log head when the feed started: until it is reached, `indexed` flags are compared only once, at the end. */
+  private startHead: Position | null = null;
+  private readonly unsettled = new Set<string>();
 
   constructor(
     private readonly events: EventStore,
@@ -34,6 +37,7 @@ export class KnowledgeFeed {
     if (this.rerank === 'auto') this.reranker = await Reranker.load(defaultModelDir(), { log: (message) => this.log.info(message) });
     else this.log.info('semantic re-ranker off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
+    this.startHead = head;
     this.subscription = this.events.subscribe(START, (batch) => this.apply(batch), (err) => this.log.error('knowledge index stopped on an error', { error: String(err) }));
     await this.waitFor(head, 60_000);
     this.log.info('knowledge index ready', { articles: this.articles.size, took_ms: Date.now() - started, ranking: this.ranking });
@@ -89,24 +93,30 @@ export class KnowledgeFeed {
       touched.add(e.data.id);
     }
     for (const id of touched) {
-      const article = this.articles.get(id)!;
-      this.index.upsert(article);
+      this.index.upsert(this.articles.get(id)!);
+      this.unsettled.add(id);
     }
     this.position = batch[batch.length - 1].position;
-    // Record `indexed` only once the batch is applied, and only where it differs.
-    for (const article of this.articles.values()) {
-      if (!touched.has(article.id)) continue;
-      const searchable = this.index.isIndexed(article.workspace_id, article.id);
-      if (searchable !== article.indexed) {
-        try {
-          await this.markIndexed(article.workspace_id, article.id, searchable);
-        } catch (err) {
-          this.log.warn('could not record an article as indexed; it is searchable all the same', { article_id: article.id, error: String(err) });
-        }
-      }
-    }
+    // While the start-up replay runs, an article's flag may already be recorded further on in
+    // the log: compare flags once the replay has caught up, and from then on after every batch.
+    if (this.startHead === null || comparePositions(this.position, this.startHead) >= 0) await this.settleIndexed();
     const ready = this.waiters.filter((w) => comparePositions(this.position, w.target) >= 0);
     this.waiters = this.waiters.filter((w) => !ready.includes(w));
     for (const w of ready) w.wake();
+  }
+
+  /** Records `indexed` where the index and the article's flag differ. */
+  private async settleIndexed(): Promise<void> {
+    for (const id of this.unsettled) {
+      this.unsettled.delete(id);
+      const article = this.articles.get(id)!;
+      const searchable = this.index.isIndexed(article.workspace_id, article.id);
+      if (searchable === article.indexed) continue;
+      try {
+        await this.markIndexed(article.workspace_id, article.id, searchable);
+      } catch (err) {
+        this.log.warn('could not record an article as indexed; it is searchable all the same', { article_id: article.id, error: String(err) });
+      }
+    }
   }
 }
