@@ -1,6 +1,6 @@
 import { terms } from '../knowledge/text';
 import { MIN_SIMILARITY, MIN_SIMILARITY_WITH_TERMS } from '../knowledge/embeddings';
-import type { SearchHit } from '../knowledge/types';
+import type { Passage, SearchHit } from '../knowledge/types';
 import type { Answer, Question, Responder, ResponseLength, Tone } from './types';
 
 /*
@@ -175,12 +175,24 @@ export const sentencesOf = (text: string): string[] => {
 interface Scored { hit: SearchHit; share: number; relevant: boolean; related: boolean }
 
 /** Every hit with its share of the question's terms and whether it is relevant / related (rule above). */
+/**
+ * What the responder derives from a passage (its terms, its sentences) depends on the passage
+ * alone: kept per passage object, so a passage asked about again is not analysed again. The
+ * index keeps one object per indexed passage; a replaced article's old objects are collected.
+ */
+const analyses = new WeakMap<Passage, { terms?: Set<string>; units?: Unit[] }>();
+const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, make: () => NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>) => {
+  let entry = analyses.get(passage);
+  if (!entry) { entry = {}; analyses.set(passage, entry); }
+  return (entry[key] ??= make()) as NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>;
+};
+
 export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[] => {
   const question = new Set(terms(message));
   const best = hits.reduce((max, h) => Math.max(max, h.score), 0);
   return hits.map((hit) => {
     const { title, heading, text } = hit.passage;
-    const passageTerms = new Set(terms(`${title}\n${heading ?? ''}\n${text}`));
+    const passageTerms = analysed(hit.passage, 'terms', () => new Set(terms(`${title}\n${heading ?? ''}\n${text}`)));
     const shared = [...question].filter((q) => passageTerms.has(q)).length;
     const share = question.size === 0 ? 0 : shared / question.size;
     const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
@@ -248,8 +260,7 @@ export const groundedAnswer = (question: Question): Answer => {
   const laterChunks: { hit: SearchHit; units: Unit[] }[] = [];
   const seen = new Set<string>();
   for (const hit of relevant) {
-    const units = sentencesOf(hit.passage.text)
-      .map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }))
+    const units = analysed(hit.passage, 'units', () => sentencesOf(hit.passage.text).map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) })))
       .filter((u) => {
         const key = u.text.toLowerCase();
         return seen.has(key) ? false : (seen.add(key), true);

@@ -7,7 +7,7 @@ import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
 import { CustomerInput, Customers } from '../commands/customers';
-import { CommandContext, Deps, execute, load } from '../commands/execute';
+import { CommandContext, Deps, executeAll, load } from '../commands/execute';
 import { Workspaces } from '../commands/workspaces';
 import { DomainFailure, failure } from '../errors';
 import { Logger } from '../log';
@@ -81,19 +81,18 @@ export class AgentTurns {
     if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
     let replied = false;
     let escalated = false;
-    let position: Position | null = null;
+    let position: Position | null;
     try {
-      if (!existing) {
-        position = (await this.parts.conversations.create(ctx, { id: conversationId, channel: 'api', customer: input.customer })).position;
-      }
-      const recorded = await execute(this.deps, ctx, conversationAggregate, conversationStream(conversationId), {
+      // A new conversation is created in the same append as its first turn.
+      const creation = existing ? [] : [(await this.parts.conversations.creation(ctx, { id: conversationId, channel: 'api', customer: input.customer })).command];
+      const recorded = await executeAll(this.deps, ctx, conversationAggregate, conversationStream(conversationId), [...creation, {
         type: 'agent_turn', workspace_id: ctx.workspaceId,
         customer_message: { id: customerMessageId, content: input.message, attachments: input.attachments ?? [] },
         outcome: outcome.kind === 'reply' ? { ...outcome, turn_id: turnId, credits_used: cost, model_tier: tier } : outcome,
-      });
+      }]);
       replied = recorded.events.some((e) => e.type === 'agent.replied');
       escalated = recorded.events.some((e) => e.type === 'agent.escalated');
-      position = recorded.position ?? position;
+      position = recorded.position;
       const lead = findLead(input.message);
       if (lead && recorded.state.exists) position = (await this.captureLead(ctx, conversationId, recorded.state.customer_id, lead)) ?? position;
     } finally {

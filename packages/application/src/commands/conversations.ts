@@ -17,8 +17,18 @@ export class Conversations {
   constructor(private readonly deps: Deps, private readonly customers: Customers, private readonly channelOf: ChannelResolver) {}
 
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
-  /** `id`: given by a caller that needs it before the conversation exists (an agent turn's charge). */
-  async create(ctx: CommandContext & { workspaceId: string }, input: { id?: string; channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+  /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
+  async create(ctx: CommandContext & { workspaceId: string }, input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+    const { id, command } = await this.creation(ctx, input);
+    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), command);
+    return { id, position: outcome.position };
+  }
+
+  /**
+   * The command that creates a conversation, after the customer given is created or matched;
+   * for a caller that appends it with more (an agent turn starting a conversation).
+   */
+  async creation(ctx: CommandContext & { workspaceId: string }, input: { id?: string; channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
     let customer: { id: string; name: string | null; email: string | null } | null = null;
     if (input.customer) {
       const { id } = await this.customers.createOrMatch(ctx, input.customer);
@@ -27,13 +37,13 @@ export class Conversations {
     }
     const channel = input.channel ?? 'api';
     const id = input.id ?? this.deps.ids.next(ID_PREFIX.conversation);
-    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+    const command: ConversationCommand = {
       type: 'create', id, workspace_id: ctx.workspaceId, channel,
       channel_id: await this.channelOf(ctx.workspaceId, channel),
       customer_id: customer?.id ?? null, customer_name: customer?.name ?? null, customer_email: customer?.email ?? null,
       external_id: null, metadata: input.metadata ?? {},
-    });
-    return { id, position: outcome.position };
+    };
+    return { id, command };
   }
 
   async update(ctx: CommandContext & { workspaceId: string }, id: string, changes: Update) {

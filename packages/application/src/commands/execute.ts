@@ -79,7 +79,7 @@ export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'event
  * fail; the command is then decided again on the new state, a few times, before a 409.
  * `command` may be a function of the state, for commands that depend on what is there.
  */
-export const execute = async <C, Ev extends DomainEvent, S>(
+export const execute = <C, Ev extends DomainEvent, S>(
   deps: Deps,
   ctx: CommandContext,
   aggregate: Aggregate<C, Ev, S>,
@@ -87,12 +87,31 @@ export const execute = async <C, Ev extends DomainEvent, S>(
   command: C | ((state: S) => C),
   /** How many times a conflict is decided again before a 409. */
   attempts = ATTEMPTS,
+): Promise<Outcome<S, Ev>> => executeAll(deps, ctx, aggregate, stream, [command], attempts);
+
+/**
+ * Several commands decided in turn, each on the state the previous ones leave, and appended
+ * together: one append, so all of them happen or none (e.g. a conversation started by an
+ * agent turn, with the turn's messages).
+ */
+export const executeAll = async <C, Ev extends DomainEvent, S>(
+  deps: Deps,
+  ctx: CommandContext,
+  aggregate: Aggregate<C, Ev, S>,
+  stream: string,
+  commands: readonly (C | ((state: S) => C))[],
+  attempts = ATTEMPTS,
 ): Promise<Outcome<S, Ev>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await load(deps, aggregate, stream);
-    const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: S) => C)(state) : command, state);
-    if (E.isLeft(decided)) throw new DomainFailure(decided.left);
-    const events = decided.right;
+    const events: Ev[] = [];
+    let next = state;
+    for (const command of commands) {
+      const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: S) => C)(next) : command, next);
+      if (E.isLeft(decided)) throw new DomainFailure(decided.left);
+      events.push(...decided.right);
+      next = decided.right.reduce(aggregate.decider.evolve, next);
+    }
     if (events.length === 0) return { state, events, position: null };
     const occurred_at = deps.clock.now().toISOString();
     try {
@@ -106,7 +125,6 @@ export const execute = async <C, Ev extends DomainEvent, S>(
         })),
         revision === null ? 'no_stream' : revision,
       );
-      const next = events.reduce(aggregate.decider.evolve, state);
       remember(cacheOf(aggregate.decider), stream, next, result.revision);
       return { state: next, events, position: result.position };
     } catch (err) {
