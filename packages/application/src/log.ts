@@ -12,7 +12,7 @@ export interface Logger {
 }
 
 /** One JSON object per line on stdout: easy to grep, easy to ship. */
-export const jsonLogger = (level: string = 'info', base: Record<string, unknown> = {}, write = (line: string) => process.stdout.write(line + '\n')): Logger => {
+export const jsonLogger = (level: string = 'info', base: Record<string, unknown> = {}, write: (line: string) => unknown = (line) => process.stdout.write(line + '\n')): Logger => {
   const min = LEVELS[(level in LEVELS ? level : 'info') as LogLevel];
   const at = (lvl: LogLevel, always = false) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min && !always) return;

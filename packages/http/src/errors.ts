@@ -48,6 +48,13 @@ export const toApiError = (err: unknown): ApiError | null => {
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');
   if (e?.type === 'request.aborted') return new ApiError(400, 'Request aborted by the client');
+  // inflation (the body parser's decompression) refuses an unknown Content-Encoding with a bare 415.
+  if (e?.status === 415 && /Content-Encoding/i.test((err as Error).message)) return new ApiError(415, `${(err as Error).message}; send identity, gzip, deflate or br`, 'unsupported_media_type');
+  // zlib and brotli: a body that claims a Content-Encoding it does not have, or is cut short.
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR'))) {
+    return new ApiError(400, 'The request body does not decode with its Content-Encoding');
+  }
   // Koa's own client errors (ctx.throw, http-errors) are marked safe to show with `expose`.
   if (e?.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, (err as Error).message);
   return null;

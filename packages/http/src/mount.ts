@@ -67,6 +67,8 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
       let body: unknown = {};
       if (def.body) {
         if (hasBody(ctx) && !ctx.is('application/json', '+json')) throw new ApiError(415, 'Send the body as application/json', 'unsupported_media_type');
+        // The document marks the body required: none at all is a 400, not an empty change.
+        if (!def.bodyOptional && !hasBody(ctx)) throw new ApiError(400, 'A JSON body is required');
         body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
       }
       const result = await withIdempotency(ctx, app, principal, async () => {

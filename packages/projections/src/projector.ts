@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { comparePositions, EventStore, formatPosition, parsePosition, Position, positionKey, RecordedEvent, START, Subscription } from '@support/eventstore';
+import { comparePositions, ConsumerHealth, EventStore, formatPosition, parsePosition, Position, positionKey, RecordedEvent, RetryingSubscription, START } from '@support/eventstore';
 import { Collection, Doc, ReadStore } from '@support/readstore';
 import { Projection, ProjectedEvent } from './projection';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
@@ -25,7 +26,7 @@ export class Projector implements ProjectionWatch {
   private readonly progress = new EventEmitter();
   private readonly routes = new Map<string, { projection: Projection; collection: Collection<Doc> }[]>();
   private position: Position = START;
-  private subscription: Subscription | null = null;
+  private subscription: RetryingSubscription | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -33,6 +34,7 @@ export class Projector implements ProjectionWatch {
     private readonly projections: readonly Projection[],
     private readonly log: Logger,
     private readonly checkpoint = CHECKPOINT,
+    private readonly backoff = { baseMs: 100, maxMs: 30_000 },
   ) {
     this.progress.setMaxListeners(0);
     for (const projection of projections) {
@@ -47,9 +49,15 @@ export class Projector implements ProjectionWatch {
     const saved = await this.store.getCheckpoint(this.checkpoint);
     this.position = saved ? parsePosition(saved) : START;
     this.log.info('projector starting', { from: formatPosition(this.position) });
-    this.subscription = this.events.subscribe(this.position, (batch) => this.applyBatch(batch), (err) => {
-      this.log.error('projector stopped on an error; restart resumes from the checkpoint', { error: String(err) });
-    });
+    // A read-store error does not stop the projector: it retries the batch with backoff
+    // (documents carry `_pos`, so what the failed attempt wrote is not applied twice).
+    this.subscription = new RetryingSubscription(this.events, this.checkpoint, this.position, (batch) => this.applyBatch(batch), this.log, this.backoff);
+    this.subscription.start();
+  }
+
+  /** Running or retrying, and why (GET /healthz). */
+  health(): ConsumerHealth | null {
+    return this.subscription?.health() ?? null;
   }
 
   async stop(): Promise<void> {

@@ -2,20 +2,24 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
+import type { ConsumerHealth } from '@support/eventstore';
 import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 import { mountMcp } from './mcp/mount';
 
-export const createHttpApp = (app: Application): Koa => {
+/** `consumers`: the process's log consumers, reported by GET /healthz. */
+export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[] = () => []): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
   const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1' }));
 
   koa.use(requestContext(app.log));
   koa.use(async (ctx, next) => {
-    // Readiness probe: outside /v1, no key, no rate limit.
+    // Outside /v1, no key, no rate limit. Always 200 while the process serves: a consumer
+    // that is retrying after errors makes it `degraded`, naming the consumer and the error.
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      ctx.body = { status: 'ok' };
+      const list = consumers();
+      ctx.body = { status: list.some((c) => c.status !== 'running') ? 'degraded' : 'ok', consumers: list };
       return;
     }
     await next();
@@ -32,7 +36,14 @@ export const createHttpApp = (app: Application): Koa => {
   mountRoutes(router, app, ROUTES);
   mountMcp(router, app);
   koa.use(router.routes());
-  // Sets 405 / 501 with the Allow header; requestContext turns them into the envelope.
-  koa.use(router.allowedMethods());
+  // No route took the request: 405 with Allow when the path exists with other methods (any
+  // method, TRACE and PROPFIND included), else 404; requestContext turns both into the envelope.
+  koa.use(async (ctx) => {
+    if (ctx.body != null || ctx.status !== 404) return;
+    const allowed = [...new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    if (allowed.length === 0) return;
+    ctx.set('Allow', allowed.join(', '));
+    ctx.status = ctx.method === 'OPTIONS' ? 204 : 405;
+  });
   return koa;
 };

@@ -1,12 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Application } from '@support/application';
+import type { ConsumerHealth } from '@support/eventstore';
 import { createHttpApp } from './http-app';
 
 /** A background part of the process (dispatcher, monitors): started after the app, stopped before it. */
 export interface Worker {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Its log consumers, for GET /healthz. */
+  health?(): ConsumerHealth | null | (ConsumerHealth | null)[];
 }
 
 export interface RunningServer {
@@ -23,7 +26,8 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
   // The agent's knowledge index is rebuilt from the log before the first request is served.
   await app.knowledge.start();
   for (const w of workers) await w.start();
-  const server = createHttpApp(app).listen(app.config.port, app.config.host);
+  const health = () => [app.projector?.health() ?? null, app.knowledge.health(), ...workers.flatMap((w) => w.health?.() ?? [])].filter((h): h is ConsumerHealth => h !== null);
+  const server = createHttpApp(app, health).listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   const { port } = server.address() as AddressInfo;
   const host = ['0.0.0.0', '::', ''].includes(app.config.host) ? '127.0.0.1' : app.config.host;

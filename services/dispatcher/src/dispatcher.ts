@@ -55,6 +55,10 @@ export class Dispatcher {
     await this.notifier?.start();
   }
 
+  health() {
+    return [this.logConsumer?.health() ?? null, this.notifier?.health() ?? null];
+  }
+
   async stop(): Promise<void> {
     await this.logConsumer?.stop();
     await this.busSubscription?.close();

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { Application, loadConfig, Logger, openEngines } from '@support/application';
@@ -26,6 +28,59 @@ t.test('unknown routes and methods answer in the envelope', async (t) => {
   const res = await fetch(`${svc.baseUrl.replace(/\/v1$/, '')}/elsewhere`);
   t.equal(res.status, 404);
   t.match(await res.json(), { success: false, error: { statusCode: 404, code: 'not_found' } });
+});
+
+/** A raw request (fetch refuses methods like TRACE and sets its own encodings). */
+const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
+  new Promise<{ status: number; allow: string | undefined; body: any }>((resolve, reject) => {
+    const url = new URL(svc.baseUrl + path);
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { Authorization: `Bearer ${ws.key}`, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
+t.test('any method on a known path is 405 with Allow, on an unknown path 404 (never 501)', async (t) => {
+  for (const method of ['TRACE', 'PROPFIND', 'PURGE']) {
+    const known = await raw(method, '/customers');
+    t.equal(known.status, 405, `${method} /customers`);
+    t.equal(known.allow, 'HEAD, GET, POST');
+    t.match(known.body, { success: false, error: { statusCode: 405, code: 'method_not_allowed' } });
+    const unknown = await raw(method, '/nothing-here');
+    t.equal(unknown.status, 404, `${method} /nothing-here`);
+    t.match(unknown.body, { success: false, error: { statusCode: 404, code: 'not_found' } });
+  }
+  const options = await raw('OPTIONS', '/customers');
+  t.equal(options.status, 204);
+  t.equal(options.allow, 'HEAD, GET, POST');
+});
+
+t.test('Content-Encoding: decoded when valid, 400 when the body does not decode, 415 when unknown', async (t) => {
+  const json = { 'Content-Type': 'application/json' };
+  const body = Buffer.from(JSON.stringify({ name: 'zipped' }));
+  t.equal((await raw('POST', '/tags', { ...json, 'Content-Encoding': 'gzip' }, gzipSync(body))).status, 201, 'a gzip body is read');
+  for (const encoding of ['gzip', 'deflate', 'br']) {
+    const r = await raw('POST', '/tags', { ...json, 'Content-Encoding': encoding }, body);
+    t.strictSame([r.status, r.body?.error?.statusCode], [400, 400], `plain body labelled ${encoding}`);
+  }
+  const cut = gzipSync(Buffer.from(JSON.stringify({ name: 'cut short' }))).subarray(0, 12);
+  t.equal((await raw('POST', '/tags', { ...json, 'Content-Encoding': 'gzip' }, cut)).status, 400, 'a truncated gzip body');
+  const foo = await raw('POST', '/tags', { ...json, 'Content-Encoding': 'foo' }, body);
+  t.strictSame([foo.status, foo.body?.error?.code], [415, 'unsupported_media_type']);
+  t.notOk(svc.output.some((l) => /unhandled error/.test(l)), 'nothing reached the 500 path');
+});
+
+t.test('a route whose body is required answers 400 to a request with none', async (t) => {
+  const tag = (await ws.api.post('/tags', { name: 'needs-body' })).body;
+  for (const path of [`/tags/${tag.id}`, '/agent']) {
+    const r = await raw('PATCH', path);
+    t.equal(r.status, 400, `PATCH ${path} without a body`);
+    t.match(r.body?.error?.message, /body is required/);
+  }
+  t.equal((await ws.api.post('/conversations')).status, 201, 'an optional body may be absent');
 });
 
 t.test('malformed JSON, wrong content type and oversized bodies', async (t) => {

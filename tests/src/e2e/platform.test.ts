@@ -125,3 +125,12 @@ t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)',
     removeDir(quietDir);
   }
 });
+
+t.test('GET /healthz: no key, and every log consumer of the process with its status', async (t) => {
+  const res = await fetch(svc.baseUrl.replace(/\/v1$/, '/healthz'));
+  t.equal(res.status, 200);
+  const body = await res.json() as { status: string; consumers: { name: string; status: string; failures: number }[] };
+  t.equal(body.status, 'ok');
+  t.strictSame(body.consumers.map((c) => c.name).sort(), ['dispatcher', 'knowledge-index', 'notifier', 'projector', 'ticket-responses']);
+  t.ok(body.consumers.every((c) => c.status === 'running' && c.failures === 0));
+});

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/domain';
 import { ArticleForIndex, defaultModelDir, KnowledgeIndex, Reranker, SearchHit, searchWithReranker } from '@support/agent';
-import { EventStore, Position, RecordedEvent, START, Subscription, comparePositions } from '@support/eventstore';
+import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '../log';
 
 type Article = ArticleForIndex & { indexed: boolean };
@@ -15,7 +15,7 @@ type Article = ArticleForIndex & { indexed: boolean };
 export class KnowledgeFeed {
   readonly index = new KnowledgeIndex();
   private readonly articles = new Map<string, Article>();
-  private subscription: Subscription | null = null;
+  private subscription: RetryingSubscription | null = null;
   private position: Position = START;
   private waiters: { target: Position; wake: () => void }[] = [];
   /** The optional semantic re-ranker (embedding model); null: BM25 alone. */
@@ -38,7 +38,8 @@ export class KnowledgeFeed {
     else this.log.info('semantic re-ranker off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
     this.startHead = head;
-    this.subscription = this.events.subscribe(START, (batch) => this.apply(batch), (err) => this.log.error('knowledge index stopped on an error', { error: String(err) }));
+    this.subscription = new RetryingSubscription(this.events, 'knowledge-index', START, (batch) => this.apply(batch), this.log);
+    this.subscription.start();
     await this.waitFor(head, 60_000);
     this.log.info('knowledge index ready', { articles: this.articles.size, took_ms: Date.now() - started, ranking: this.ranking });
   }
@@ -46,6 +47,10 @@ export class KnowledgeFeed {
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = null;
+  }
+
+  health(): ConsumerHealth | null {
+    return this.subscription?.health() ?? null;
   }
 
   /** `bm25`, or `bm25+embeddings` when the re-ranker runs. */

@@ -1,15 +1,15 @@
-import { EventStore, formatPosition, parsePosition, RecordedEvent, START, Subscription } from '@support/eventstore';
+import { ConsumerHealth, EventStore, formatPosition, parsePosition, RecordedEvent, RetryingSubscription, START } from '@support/eventstore';
 import { CheckpointWriter, ReadStore } from '@support/readstore';
 import { Logger } from '../log';
 
 /**
  * An idempotent consumer of the event log (relay, dispatcher intake, notifier, reactors):
  * resumes after its checkpoint, handles events in order, and saves the checkpoint after them
- * (throttled: a crash replays a little, harmlessly). A handler error stops it; a restart
- * resumes from the checkpoint.
+ * (throttled: a crash replays a little, harmlessly). A handler error does not stop it: the
+ * batch is retried after a capped exponential backoff, and health reports it meanwhile.
  */
 export class LogConsumer {
-  private subscription: Subscription | null = null;
+  private subscription: RetryingSubscription | null = null;
   private readonly checkpoint: CheckpointWriter;
 
   constructor(
@@ -26,10 +26,15 @@ export class LogConsumer {
     const saved = await this.reads.getCheckpoint(this.name);
     const from = saved ? parsePosition(saved) : START;
     this.log.debug('log consumer starting', { consumer: this.name, from: formatPosition(from) });
-    this.subscription = this.events.subscribe(from, async (batch) => {
+    this.subscription = new RetryingSubscription(this.events, this.name, from, async (batch) => {
       for (const event of batch) await this.handle(event);
       await this.checkpoint.save(formatPosition(batch[batch.length - 1].position));
-    }, (err) => this.log.error('log consumer stopped on an error; a restart resumes from its checkpoint', { consumer: this.name, error: String(err) }));
+    }, this.log);
+    this.subscription.start();
+  }
+
+  health(): ConsumerHealth | null {
+    return this.subscription?.health() ?? null;
   }
 
   async stop(): Promise<void> {

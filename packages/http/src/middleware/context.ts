@@ -14,11 +14,10 @@ export const requestContext = (log: Logger): Middleware => async (ctx, next) => 
   const started = performance.now();
   try {
     await next();
-    // Statuses set without a body (no route; the router's 405 and 501) get the envelope too.
+    // Statuses set without a body (no route; a known path with another method) get the envelope too.
     if (ctx.body == null) {
       if (ctx.status === 404) throw new ApiError(404, `Unrecognized request URL (${ctx.method} ${ctx.path})`, 'not_found');
-      if (ctx.status === 405) throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, 'method_not_allowed');
-      if (ctx.status === 501) throw new ApiError(501, `${ctx.method} is not implemented`, 'not_implemented');
+      if (ctx.status === 405) throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, 'method_not_allowed', undefined, { Allow: ctx.response.get('Allow') });
     }
   } catch (err) {
     const api = toApiError(err);

@@ -1,0 +1,84 @@
+import { EventStore, RecordedEvent, Subscription } from './port';
+import { formatPosition, Position } from './position';
+
+export interface ConsumerHealth {
+  name: string;
+  /** `running`; `retrying` after an error, until a batch succeeds again; `stopped`. */
+  status: 'running' | 'retrying' | 'stopped';
+  /** Errors in a row (0 once a batch succeeds). */
+  failures: number;
+  last_error: string | null;
+  /** The position after the last event handled. */
+  position: string;
+}
+
+export interface RetryLog {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Backoff after the n-th error in a row: base × 2^(n-1), capped. */
+export const retryDelay = (failures: number, baseMs: number, maxMs: number) => Math.min(maxMs, baseMs * 2 ** Math.max(0, failures - 1));
+
+/**
+ * A subscription that survives its handler's errors: after an error it waits (capped
+ * exponential backoff) and subscribes again after the last batch handled, so the failed batch
+ * is delivered again. Handlers must be idempotent, as every consumer of the log is. Health says
+ * whether it is running or retrying, and why.
+ */
+export class RetryingSubscription {
+  private subscription: Subscription | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private readonly state: ConsumerHealth;
+
+  constructor(
+    private readonly events: EventStore,
+    readonly name: string,
+    private position: Position,
+    private readonly handler: (batch: RecordedEvent[]) => Promise<void>,
+    private readonly log: RetryLog,
+    private readonly backoff = { baseMs: 100, maxMs: 30_000 },
+  ) {
+    this.state = { name, status: 'stopped', failures: 0, last_error: null, position: formatPosition(position) };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.state.status = this.state.failures ? 'retrying' : 'running';
+    this.subscription = this.events.subscribe(this.position, async (batch) => {
+      await this.handler(batch);
+      this.position = batch[batch.length - 1].position;
+      this.state.position = formatPosition(this.position);
+      if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
+      this.state.failures = 0;
+      this.state.status = 'running';
+    }, (err) => this.failed(err));
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.subscription?.close();
+    this.subscription = null;
+    this.state.status = 'stopped';
+  }
+
+  health(): ConsumerHealth {
+    return { ...this.state };
+  }
+
+  private failed(err: unknown): void {
+    this.subscription = null;
+    this.state.failures += 1;
+    this.state.last_error = err instanceof Error ? err.message : String(err);
+    this.state.status = 'retrying';
+    if (this.stopped) return;
+    const delay = retryDelay(this.state.failures, this.backoff.baseMs, this.backoff.maxMs);
+    this.log.warn('consumer failed; retrying from its last position', {
+      consumer: this.name, position: this.state.position, failures: this.state.failures, retry_in_ms: delay, error: this.state.last_error,
+    });
+    this.timer = setTimeout(() => { this.timer = null; if (!this.stopped) this.start(); }, delay);
+    this.timer.unref?.();
+  }
+}
