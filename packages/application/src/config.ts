@@ -25,16 +25,27 @@ export interface Config {
   /** How often the SLA monitor scans open tickets. */
   slaIntervalMs: number;
   /** An OpenAI-compatible chat-completions endpoint for the agent; unset: the grounded responder. */
+  /** Development and tests: every answer is checked against its route's response codec (a mismatch is a 500, logged). */
+  validateResponses: boolean;
   /** The knowledge search's semantic re-ranker: `auto` (on when the model is present) or `off`. */
   agentReranker: 'auto' | 'off';
   llm?: { baseUrl: string; apiKey?: string; models: { essential: string; pro: string; ultra: string }; timeoutMs: number };
 }
 
+/** A whole number ≥ 0 written as digits only: `80.5`, `1e3` or `10ms` stop the start with a clear message. */
 const int = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${value}")`);
-  return n;
+  if (value === undefined || value.trim() === '') return fallback;
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new Error(`${name} must be a whole number ≥ 0 (got "${value}")`);
+  return Number(text);
+};
+
+/** A number ≥ 0 in plain decimal notation (a multiplier such as RATE_LIMIT_SCALE may be 0.5). */
+const decimal = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value.trim() === '') return fallback;
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new Error(`${name} must be a number ≥ 0 in decimal notation (got "${value}")`);
+  return Number(text);
 };
 
 const oneOf = <V extends string>(value: string | undefined, allowed: readonly V[], fallback: V, name: string): V => {
@@ -51,7 +62,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   mongodbUrl: env.MONGODB_URL || undefined,
   natsUrl: env.NATS_URL || undefined,
   logLevel: env.LOG_LEVEL || 'info',
-  rateLimitScale: int(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
+  rateLimitScale: decimal(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
   trustProxy: env.TRUST_PROXY === 'true',
   webhooks: {
@@ -62,6 +73,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   },
   smtpUrl: env.SMTP_URL || undefined,
   slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
+  validateResponses: env.VALIDATE_RESPONSES === 'true',
   agentReranker: oneOf(env.AGENT_RERANKER, ['auto', 'off'] as const, 'auto', 'AGENT_RERANKER'),
   llm: env.LLM_BASE_URL ? {
     baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),
@@ -74,3 +86,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     timeoutMs: int(env.LLM_TIMEOUT_MS, 20_000, 'LLM_TIMEOUT_MS'),
   } : undefined,
 });
+
+/**
+ * The configuration of a process's main, or exit 1 with one JSON line naming what is wrong
+ * (a bad setting stops the start, clearly, instead of running with a surprise).
+ */
+export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env, out: NodeJS.WritableStream = process.stdout): Config => {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    out.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration; not starting', error: err instanceof Error ? err.message : String(err) })}\n`);
+    process.exit(1);
+  }
+};

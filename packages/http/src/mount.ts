@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type {} from 'koa-bodyparser';
 import { Application, IdempotencyStore, Principal } from '@support/application';
 import { planAccess, Plan } from '@support/domain';
-import { decodeOrThrow } from './codec/report';
+import { decodeOrThrow, describeErrors } from './codec/report';
 import { ApiError } from './errors';
 import type { Identity } from './middleware/identify';
 import { RouteDef } from './route';
@@ -75,7 +75,14 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
         const out = await def.handler({
           app, principal, params, query, body, requestId: ctx.state.requestId as string, baseUrl: `${ctx.protocol}://${ctx.host}/v1`,
         });
-        return { status: out.status ?? def.response.status, body: out.body };
+        const status = out.status ?? def.response.status;
+        // The OpenAPI document is generated from these codecs: in development and tests every
+        // answer is checked against it, so the document cannot drift from what is served.
+        if (app.config.validateResponses && status === def.response.status) {
+          const checked = def.response.codec.decode(out.body);
+          if (checked._tag === 'Left') throw new Error(`${def.method.toUpperCase()} ${def.path}: the response does not match its schema: ${describeErrors(checked.left, 'response').message}`);
+        }
+        return { status, body: out.body };
       });
       ctx.status = result.status;
       ctx.body = result.body;

@@ -18,8 +18,6 @@ export interface Projection {
   apply(doc: Doc | null, event: ProjectedEvent): Doc | null;
 }
 
-/** Narrows an event to one type inside a projection. */
-export type EventOf<T extends AnyDomainEvent['type']> = Extract<ProjectedEvent, { type: T }>;
 
 /** The aggregate id from the stream name `<aggregate>-<id>`. */
 export const aggregateId = (event: { stream: string }): string => event.stream.slice(event.stream.indexOf('-') + 1);

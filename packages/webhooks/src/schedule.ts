@@ -28,21 +28,3 @@ export function retryDelayMs(failedAttempt: number, policy: RetryPolicy, retryAf
   }
   return Math.round(delay);
 }
-
-function readMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const text = raw.trim();
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new Error(`${name} must be a whole number of milliseconds, got "${raw}"`);
-  }
-  return Number(text);
-}
-
-/** WEBHOOK_RETRY_BASE_MS (default one minute) and WEBHOOK_RETRY_MAX_MS (default one hour). */
-export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
-  return {
-    baseMs: readMs(env, 'WEBHOOK_RETRY_BASE_MS', 60_000),
-    maxMs: readMs(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000),
-  };
-}

@@ -1,4 +1,4 @@
-import { Application, DomainFailure, jsonLogger, loadConfig } from '@support/application';
+import { Application, DomainFailure, jsonLogger, loadConfigOrExit } from '@support/application';
 import { output, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
@@ -25,7 +25,7 @@ const main = async (argv: string[]): Promise<number> => {
     process.stderr.write(`${USAGE}\n`);
     return group === undefined || group === '--help' ? 0 : 2;
   }
-  const config = loadConfig();
+  const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.
   const log = jsonLogger(process.env.LOG_LEVEL ?? 'warn', { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
   const app = new Application({ config, log, projector: false });

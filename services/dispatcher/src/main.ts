@@ -1,8 +1,8 @@
-import { Application, jsonLogger, loadConfig } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { Dispatcher } from './dispatcher';
 
 /** Dispatchers alone (scale-out): competing consumers of the relay's events on NATS. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'dispatcher' });
 const app = new Application({ config, log, projector: false });
 const dispatcher = new Dispatcher(app, log, { source: config.natsUrl ? 'bus' : 'log', notify: false });

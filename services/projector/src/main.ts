@@ -1,7 +1,7 @@
-import { Application, jsonLogger, loadConfig } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 
 /** The projector alone (scale-out): keeps the read models from the event log. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'projector' });
 const app = new Application({ config, log, projector: true });
 app.start().then(() => {

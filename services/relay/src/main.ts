@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { Application, jsonLogger, loadConfig } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { Notifier } from '@support/dispatcher';
 import { createMailer } from '@support/webhooks';
 import { Relay } from './relay';
 
 /** The relay (one instance): the log to NATS, in order; it also mails workspace notices. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'relay' });
 const app = new Application({ config, log, projector: false });
 const relay = new Relay(app.engines.events, app.engines.reads, app.engines.bus, log);

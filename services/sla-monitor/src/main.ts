@@ -1,9 +1,9 @@
-import { Application, jsonLogger, loadConfig } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { SlaMonitor } from './monitor';
 import { TicketResponses } from './responses';
 
 /** The SLA monitor alone (scale-out; one instance): ticket replies and SLA signals. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'sla-monitor' });
 const app = new Application({ config, log, projector: false });
 const parts = [new TicketResponses(app, log), new SlaMonitor(app, log, config.slaIntervalMs)];

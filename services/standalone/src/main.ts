@@ -1,4 +1,4 @@
-import { Application, jsonLogger, loadConfig } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from '@support/api';
 import { Dispatcher } from '@support/dispatcher';
 import { Relay } from '@support/relay';
@@ -10,7 +10,7 @@ import { SlaMonitor, TicketResponses } from '@support/sla-monitor';
  * in-process bus keeps no history, and this keeps intake durable. With NATS_URL the relay
  * publishes the log to JetStream and the dispatcher consumes it, as the scale-out does.
  */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'standalone' });
 const app = new Application({ config, log, projector: true });
 const viaBus = config.natsUrl !== undefined;

@@ -21,5 +21,5 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
   await b.conversations.postMessage(ctx, id, { content: 'b last' });
   const stream = await a.engines.events.readStream(`conversation-${id}`);
   t.equal(stream.length, 1 + 50 + 1 + 2, 'every message is in the stream once');
-  t.same(stream.map((e) => e.revision), stream.map((_, i) => i), 'revisions without gaps or repeats');
+  t.strictSame(stream.map((e) => e.revision), stream.map((_, i) => i), 'revisions without gaps or repeats');
 });

@@ -14,11 +14,11 @@ t.test('the idempotency cache: proceed, in flight, replay, mismatch, expiry', as
 
   const first = await store.begin('ws_1', 'k', fp);
   t.equal(first.kind, 'proceed');
-  t.same(await store.begin('ws_1', 'k', fp), { kind: 'in_flight' }, 'a second request while the first runs');
-  t.same(await store.begin('ws_2', 'k', fp), { kind: 'proceed', entryId: `ws_2:${(first as { entryId: string }).entryId.split(':')[1]}` }, 'keys are per workspace');
+  t.strictSame(await store.begin('ws_1', 'k', fp), { kind: 'in_flight' }, 'a second request while the first runs');
+  t.strictSame(await store.begin('ws_2', 'k', fp), { kind: 'proceed', entryId: `ws_2:${(first as { entryId: string }).entryId.split(':')[1]}` }, 'keys are per workspace');
   await store.complete((first as { entryId: string }).entryId, 201, { id: 'tag_1' });
-  t.same(await store.begin('ws_1', 'k', fp), { kind: 'replay', status: 201, body: { id: 'tag_1' } });
-  t.same(await store.begin('ws_1', 'k', IdempotencyStore.fingerprint('POST', '/v1/tags', '{"name":"b"}')), { kind: 'mismatch' });
+  t.strictSame(await store.begin('ws_1', 'k', fp), { kind: 'replay', status: 201, body: { id: 'tag_1' } });
+  t.strictSame(await store.begin('ws_1', 'k', IdempotencyStore.fingerprint('POST', '/v1/tags', '{"name":"b"}')), { kind: 'mismatch' });
   now += IDEMPOTENCY_TTL_MS + 1;
   t.equal((await store.begin('ws_1', 'k', fp)).kind, 'proceed', 'after 24 hours the key is new again');
 

@@ -7,12 +7,12 @@ t.test('fixed 60-second windows per key and per workspace, scaled', async (t) =>
   const subject = { key: 'key_1', workspace: 'ws_1' };
   const decisions = [];
   for (let i = 0; i < 7; i++) decisions.push(await limiter.check('write', subject));
-  t.same(decisions.map((d) => d.allowed), [true, true, true, true, true, true, false], 'write: 60 × 0.1 = 6 per key');
-  t.same(decisions[0], { allowed: true, limit: 6, remaining: 5, resetSeconds: 50 });
+  t.strictSame(decisions.map((d) => d.allowed), [true, true, true, true, true, true, false], 'write: 60 × 0.1 = 6 per key');
+  t.strictSame(decisions[0], { allowed: true, limit: 6, remaining: 5, resetSeconds: 50 });
   t.equal((await limiter.check('read', subject)).allowed, true, 'tiers count apart');
   t.equal((await limiter.check('chat', { key: 'key_2', workspace: 'ws_1' })).limit, 2);
   now += 50_000;
-  t.same(await limiter.check('write', subject), { allowed: true, limit: 6, remaining: 5, resetSeconds: 60 }, 'a new window starts afresh');
+  t.strictSame(await limiter.check('write', subject), { allowed: true, limit: 6, remaining: 5, resetSeconds: 60 }, 'a new window starts afresh');
 });
 
 t.test('the workspace limit binds across keys; refusals by a key do not spend it', async (t) => {
@@ -22,6 +22,6 @@ t.test('the workspace limit binds across keys; refusals by a key do not spend it
   t.equal(b.allowed, true, 'key_a\'s refused requests did not use the workspace budget');
   const results = [];
   for (const k of ['key_c', 'key_d', 'key_e', 'key_f']) results.push(await limiter.check('chat', { key: k, workspace: 'ws' }));
-  t.same(results.map((r) => r.allowed), [true, true, true, false], 'workspace chat limit 6 × 0.1 → 6');
+  t.strictSame(results.map((r) => r.allowed), [true, true, true, false], 'workspace chat limit 6 × 0.1 → 6');
   t.equal(results[3].limit, 6);
 });

@@ -64,19 +64,19 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const nc = await connect({ servers: natsUrl });
     const jsm = await nc.jetstreamManager();
     const info = await jsm.streams.info(o.stream);
-    t.same(info.config.subjects, [`${o.subjectPrefix}.support.>`]);
+    t.strictSame(info.config.subjects, [`${o.subjectPrefix}.support.>`]);
     t.equal(info.config.storage, 'file', 'file storage: messages survive a restart');
     t.equal(info.config.duplicate_window, 120_000 * 1e6, 'two-minute duplicate window');
     await t.rejects(bus.publish('other.thing', 'm', {}), /outside the subjects of stream/, 'a subject the stream does not carry is an error, not a silent loss');
     await t.rejects(bus.consume({ durable: 'other', subject: 'other.>' }, async () => undefined), /outside the subjects of stream/);
     // Connecting with other subjects adds them to the existing stream, keeping the old ones.
     const again = await NatsBus.connect(natsUrl, { ...o, subjects: ['admin.>'] });
-    t.same([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
-    t.same((await jsm.streams.info(o.stream)).config.subjects.sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    t.strictSame([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    t.strictSame((await jsm.streams.info(o.stream)).config.subjects.sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
     await again.publish('admin.x', 'a1', {});
     // A subject already covered by the stream's is not added again.
     const covered = await NatsBus.connect(natsUrl, { ...o, subjects: ['support.ticket.*'] });
-    t.same([...covered.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
+    t.strictSame([...covered.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
     await covered.close();
     await nc.close();
     await again.close();
@@ -108,7 +108,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await resumed.consume({ durable, subject: 'support.>' }, handler);
     await waitFor(() => got.length === 3);
     await sleep(200);
-    t.same(got, [['one', { n: 1 }, 1], ['two', { n: 2 }, 1], ['three', { n: 3 }, 1]], 'each message once, in order');
+    t.strictSame(got, [['one', { n: 1 }, 1], ['two', { n: 2 }, 1], ['three', { n: 3 }, 1]], 'each message once, in order');
     await resumed.close();
     await publisher.close();
   });
@@ -127,7 +127,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await b.publish('support.event', 'other-id', { v: 4 });
     await waitFor(() => got.length >= 2);
     await sleep(300);
-    t.same(got, ['same-id:{"v":1}', 'other-id:{"v":4}']);
+    t.strictSame(got, ['same-id:{"v":1}', 'other-id:{"v":4}']);
     await Promise.all([a.close(), b.close(), consumerBus.close()]);
   });
 
@@ -150,7 +150,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.equal(info.config.filter_subject, `${o.subjectPrefix}.support.>`);
     await bus.publish('support.b.1', 'b1', {});
     await waitFor(() => got.length === 1);
-    t.same(got, ['support.b.1'], 'the subject handed to the handler has no prefix');
+    t.strictSame(got, ['support.b.1'], 'the subject handed to the handler has no prefix');
     await second.close();
     await nc.close();
     await bus.close();
@@ -168,7 +168,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await bus.publish('support.events.w.c', 'later', { n: 3 });
     await waitFor(() => got.length === 3);
     await sleep(200);
-    t.same(got, ['early-1', 'early-2', 'later']);
+    t.strictSame(got, ['early-1', 'early-2', 'later']);
     await sub.close();
     await bus.close();
   });
@@ -206,7 +206,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const second = await open(o);
     await second.consume({ durable, subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
     await waitFor(() => got.length === 1, 10_000);
-    t.same(got, ['kept']);
+    t.strictSame(got, ['kept']);
     await second.close();
   });
 
@@ -230,7 +230,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
       }
     }
     await waitFor(() => got.length === 2, 15_000);
-    t.same(got, ['before', 'after']);
+    t.strictSame(got, ['before', 'after']);
     await bus.close();
   });
 });

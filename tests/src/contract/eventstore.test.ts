@@ -23,7 +23,7 @@ t.test('sqlite adapter: a second process sees appends of the first', async (t) =
   const started = Date.now();
   await admin.append('x-1', [{ id: '00000000-0000-4000-8000-000000000001', type: 'x.happened', data: {}, metadata: { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() } }], 'no_stream');
   while (seen.length === 0 && Date.now() - started < 2000) await new Promise((r) => setTimeout(r, 10));
-  t.same(seen, ['x.happened']);
+  t.strictSame(seen, ['x.happened']);
   t.ok(Date.now() - started < 1000, 'within one second');
   await sub.close();
   await service.close();

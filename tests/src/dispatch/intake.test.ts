@@ -29,7 +29,7 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   t.equal(events.items.length, 1);
   t.match(events.items[0], { type: 'customer.created', data: { object: 'customer', id: created.id, name: 'In', email: 'intake@example.com' } });
   const deliveries = await app.webhookRecords.deliveries.find(workspace.id, {});
-  t.same(deliveries.items.map((d) => d.endpoint_id).sort(), [a.id, b.id].sort(), 'one delivery for each subscribed endpoint');
+  t.strictSame(deliveries.items.map((d) => d.endpoint_id).sort(), [a.id, b.id].sort(), 'one delivery for each subscribed endpoint');
   t.ok(deliveries.items.every((d) => d.status === 'pending' && d.attempt_count === 0));
 
   await intake.accept(log.find((e) => e.type === 'workspace.created')!);

@@ -34,7 +34,7 @@ t.test('the relay publishes every event in log order, resumes from its checkpoin
   const first = new Relay(events, reads, bus, silentLogger);
   await first.start();
   await waitFor(() => got.length === 3);
-  t.same(got.map((m) => m.subject), ['support.events.ws_1.conversation.created', 'support.events.ws_1.message.created', 'support.events._.workspace.created']);
+  t.strictSame(got.map((m) => m.subject), ['support.events.ws_1.conversation.created', 'support.events.ws_1.message.created', 'support.events._.workspace.created']);
   const recorded = fromBusMessage(got[1].data);
   t.equal(recorded.type, 'message.created');
   t.equal(recorded.position.commit, 2n, 'positions survive the trip as bigints');

@@ -33,7 +33,7 @@ t.test('the SLA monitor on an injected clock: at risk, breached, once each, noth
   t.equal(await scanAt(20), 1, 'at 80 minutes the resolution target of the third is at risk');
   t.equal(await scanAt(30), 1, 'at 110 minutes it is breached');
   t.equal(await scanAt(60), 0, 'later scans record nothing more');
-  t.same((await slaEvents()).sort(), [
+  t.strictSame((await slaEvents()).sort(), [
     'ticket-tkt_01J00000000000000000000001:sla.at_risk:first_response',
     'ticket-tkt_01J00000000000000000000001:sla.breached:first_response',
     'ticket-tkt_01J00000000000000000000003:sla.at_risk:resolution',

@@ -19,7 +19,7 @@ t.test('a key is revoked once; again is a no-op', async (t) => {
 });
 t.test('revoking an unknown key fails', async (t) => given([]).when({ type: 'revoke' }).thenFails(t, 'not_found'));
 t.test('access levels', async (t) => {
-  t.same(scopesForAccess('full'), [...SCOPES]);
-  t.same(scopesForAccess('read_only'), ['agent:read', 'conversations:read', 'customers:read', 'tickets:read', 'knowledge_base:read', 'channels:read']);
-  t.same(scopesForAccess('chat_only'), ['agent:chat', 'agent:read']);
+  t.strictSame(scopesForAccess('full'), [...SCOPES]);
+  t.strictSame(scopesForAccess('read_only'), ['agent:read', 'conversations:read', 'customers:read', 'tickets:read', 'knowledge_base:read', 'channels:read']);
+  t.strictSame(scopesForAccess('chat_only'), ['agent:chat', 'agent:read']);
 });

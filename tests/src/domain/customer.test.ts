@@ -27,7 +27,7 @@ t.test('an update that changes nothing records nothing', async (t) => given([cre
 t.test('updating an unknown customer fails', async (t) => given([]).when({ type: 'update', changes: { name: 'X' } }).thenFails(t, 'not_found'));
 t.test('updated email is checked', async (t) => given([created]).when({ type: 'update', changes: { email: 'nope' } }).thenFails(t, 'validation'));
 t.test('identities normalise for dedup', async (t) => {
-  t.same(identitiesOf({ email: ' Ada@Example.COM ', phone: '+1 (555) 010-99', external_id: 'X-1' }), [
+  t.strictSame(identitiesOf({ email: ' Ada@Example.COM ', phone: '+1 (555) 010-99', external_id: 'X-1' }), [
     { kind: 'external_id', value: 'X-1' },
     { kind: 'email', value: 'ada@example.com' },
     { kind: 'phone', value: '+155501099' },

@@ -9,7 +9,7 @@ t.test('a free value is claimed', async (t) => given([]).when({ type: 'claim', o
 t.test('claiming again by the owner is a no-op', async (t) => given([claimedByA]).when({ type: 'claim', owner: 'a' }).then(t, []));
 t.test('a held value refuses another owner, naming the holder', async (t) => {
   const r = reservationDecider.decide({ type: 'claim', owner: 'b' }, { owner: 'a' });
-  t.same(r, { _tag: 'Left', left: { kind: 'conflict', message: 'value already taken', details: { owner: 'a' } } });
+  t.strictSame(r, { _tag: 'Left', left: { kind: 'conflict', message: 'value already taken', details: { owner: 'a' } } });
 });
 t.test('a released value can be claimed by another', async (t) =>
   given([claimedByA, { type: 'reservation.released', data: { owner: 'a' } }]).when({ type: 'claim', owner: 'b' })

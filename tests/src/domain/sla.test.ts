@@ -11,26 +11,26 @@ const view = (over: Partial<SlaView> = {}): SlaView => ({
 });
 
 t.test('at risk from 80 % of the window, breached at the due time', async (t) => {
-  t.same(slaSignals(view(), T0 + 79_999), []);
-  t.same(slaSignals(view(), T0 + 80_000), [{ kind: 'at_risk', metric: 'first_response', dueAt: iso(100_000), windowStart: iso(0) }]);
-  t.same(slaSignals(view(), T0 + 100_000).map((s) => s.kind), ['breached']);
+  t.strictSame(slaSignals(view(), T0 + 79_999), []);
+  t.strictSame(slaSignals(view(), T0 + 80_000), [{ kind: 'at_risk', metric: 'first_response', dueAt: iso(100_000), windowStart: iso(0) }]);
+  t.strictSame(slaSignals(view(), T0 + 100_000).map((s) => s.kind), ['breached']);
 });
 t.test('a met target signals nothing', async (t) => {
-  t.same(slaSignals(view({ first_response_at: iso(10) }), T0 + 200_000), []);
-  t.same(slaSignals(view({ sla_first_response_due_at: null, sla_resolution_due_at: iso(50_000), status: 'resolved' }), T0 + 60_000), []);
+  t.strictSame(slaSignals(view({ first_response_at: iso(10) }), T0 + 200_000), []);
+  t.strictSame(slaSignals(view({ sla_first_response_due_at: null, sla_resolution_due_at: iso(50_000), status: 'resolved' }), T0 + 60_000), []);
 });
 t.test('signals already recorded are not repeated; after a breach no late at-risk', async (t) => {
   const due = iso(100_000);
-  t.same(slaSignals(view({ sla_signals: { [`at_risk:first_response:${due}`]: true } }), T0 + 90_000), []);
-  t.same(slaSignals(view({ sla_signals: { [`breached:first_response:${due}`]: true } }), T0 + 90_000), []);
-  t.same(slaSignals(view(), T0 + 150_000).map((s) => s.kind), ['breached'], 'a monitor that was down sends only the breach');
+  t.strictSame(slaSignals(view({ sla_signals: { [`at_risk:first_response:${due}`]: true } }), T0 + 90_000), []);
+  t.strictSame(slaSignals(view({ sla_signals: { [`breached:first_response:${due}`]: true } }), T0 + 90_000), []);
+  t.strictSame(slaSignals(view(), T0 + 150_000).map((s) => s.kind), ['breached'], 'a monitor that was down sends only the breach');
 });
 t.test('next response: its window starts when the target was set, and a later reply meets it', async (t) => {
   const v = view({ sla_first_response_due_at: null, first_response_at: iso(1), sla_next_response_set_at: iso(50_000), sla_next_response_due_at: iso(60_000) });
-  t.same(slaSignals(v, T0 + 57_999), [], 'not before 80 %');
-  t.same(slaSignals(v, T0 + 58_000).map((s) => [s.kind, s.metric, s.windowStart]), [['at_risk', 'next_response', iso(50_000)]]);
-  t.same(slaSignals({ ...v, last_response_at: iso(40_000) }, T0 + 61_000).map((s) => s.kind), ['breached'], 'a reply before the window does not count');
-  t.same(slaSignals({ ...v, last_response_at: iso(55_000) }, T0 + 61_000), []);
+  t.strictSame(slaSignals(v, T0 + 57_999), [], 'not before 80 %');
+  t.strictSame(slaSignals(v, T0 + 58_000).map((s) => [s.kind, s.metric, s.windowStart]), [['at_risk', 'next_response', iso(50_000)]]);
+  t.strictSame(slaSignals({ ...v, last_response_at: iso(40_000) }, T0 + 61_000).map((s) => s.kind), ['breached'], 'a reply before the window does not count');
+  t.strictSame(slaSignals({ ...v, last_response_at: iso(55_000) }, T0 + 61_000), []);
 });
 
 const given = spec(ticketActivityDecider);

@@ -8,7 +8,7 @@ t.test('npm run --silent admin prints exactly one JSON object', async (t) => {
   const r = await run('npm', ['run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 'Via npm', '--json'], { DATA_DIR: dir });
   t.equal(r.code, 0, r.stderr);
   const ws = JSON.parse(r.stdout);
-  t.same(Object.keys(ws).sort(), ['credits', 'email', 'id', 'name', 'plan', 'sla_tracking', 'slug']);
+  t.strictSame(Object.keys(ws).sort(), ['credits', 'email', 'id', 'name', 'plan', 'sla_tracking', 'slug']);
   t.match(ws, { id: /^ws_/, name: 'Via npm', slug: 'via-npm', plan: 'pro', credits: 1000, sla_tracking: false });
 });
 

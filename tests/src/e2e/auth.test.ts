@@ -40,7 +40,7 @@ t.test('401 for a missing, malformed, unknown, expired or revoked key', async (t
   expectError(t, await client(svc.baseUrl, expired.key).get('/me'), 401, 'unauthorized');
   const api = client(svc.baseUrl, key);
   t.equal((await api.get('/me')).status, 200);
-  t.same(await adminJson(dir, 'key', 'revoke', '--id', keyId), { id: keyId, revoked: true });
+  t.strictSame(await adminJson(dir, 'key', 'revoke', '--id', keyId), { id: keyId, revoked: true });
   const ms = await until(async () => (await api.get('/me')).status === 401, 2000);
   t.ok(ms < 1000, `revocation visible within one second (${ms} ms)`);
   expectError(t, await api.get('/me'), 401, 'unauthorized');
@@ -51,16 +51,16 @@ t.test('403 insufficient_scope names the missing scope', async (t) => {
   t.equal((await api.get('/customers')).status, 200);
   const r = await api.post('/customers', { email: 'x@example.com' });
   expectError(t, r, 403, 'insufficient_scope');
-  t.same(r.body.error.details, { required: ['customers:write'] });
+  t.strictSame(r.body.error.details, { required: ['customers:write'] });
   const chat = await keyFor(svc.baseUrl, dir, workspaceId, ['--access', 'chat_only']);
-  t.same((await chat.api.get('/me')).body.scopes, ['agent:chat', 'agent:read']);
+  t.strictSame((await chat.api.get('/me')).body.scopes, ['agent:chat', 'agent:read']);
   const list = await chat.api.get('/customers');
   expectError(t, list, 403, 'insufficient_scope');
-  t.same(list.body.error.details.required, ['customers:read']);
+  t.strictSame(list.body.error.details.required, ['customers:read']);
   const tags = await chat.api.get('/tags');
-  t.same(tags.body.error.details.required, ['conversations:read']);
+  t.strictSame(tags.body.error.details.required, ['conversations:read']);
   const custom = await keyFor(svc.baseUrl, dir, workspaceId, ['--scopes', 'customers:read,conversations:write']);
-  t.same((await custom.api.get('/me')).body.scopes, ['customers:read', 'conversations:write']);
+  t.strictSame((await custom.api.get('/me')).body.scopes, ['customers:read', 'conversations:write']);
   t.equal((await custom.api.post('/tags', { name: 'scoped' })).status, 201);
   expectError(t, await custom.api.get('/tags'), 403, 'insufficient_scope');
 });
@@ -88,8 +88,8 @@ t.test('one workspace never sees another one\'s data', async (t) => {
   expectError(t, await b.api.patch(`/customers/${customer.id}`, { name: 'stolen' }), 404, 'not_found');
   expectError(t, await b.api.patch(`/tags/${tag.id}`, { name: 'stolen' }), 404, 'not_found');
   expectError(t, await b.api.delete(`/tags/${tag.id}`), 404, 'not_found');
-  t.same((await b.api.get('/customers')).body.data, []);
-  t.same((await b.api.get('/tags')).body.data, []);
+  t.strictSame((await b.api.get('/customers')).body.data, []);
+  t.strictSame((await b.api.get('/tags')).body.data, []);
   // Dedup and tag names are per workspace: B gets its own customer and tag.
   const bCustomer = (await b.api.post('/customers', { email: 'shared@example.com' })).body;
   t.not(bCustomer.id, customer.id);

@@ -22,7 +22,7 @@ t.test('create: default channel api, every field, empty body allowed', async (t)
     customer_email: null, assignee: null, priority: 'normal', tags: [], external_id: null, is_pinned: false, resolution_type: null,
     message_count: 0, custom_action_memory: null, resolved_at: null, created_at: String, updated_at: String, metadata: {},
   });
-  t.same((await ws.api.get(`/conversations/${r.body.id}`)).body, r.body);
+  t.strictSame((await ws.api.get(`/conversations/${r.body.id}`)).body, r.body);
   const wa = await ws.api.post('/conversations', { channel: 'whatsapp', metadata: { order: 'A-1' } });
   t.match(wa.body, { channel: 'whatsapp', metadata: { order: 'A-1' } });
   expectError(t, await ws.api.post('/conversations', { channel: 'email' }), 400);
@@ -57,7 +57,7 @@ t.test('PATCH: close (and legacy resolved), reopen, priority, tags, assignee', a
   expectError(t, await ws.api.patch(`/conversations/${c.id}`, { priority: 'p1' }), 400);
   const replay = await admin(dir, 'events', 'replay');
   const types = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stream: string; type: string }).filter((e) => e.stream === `conversation-${c.id}`).map((e) => e.type);
-  t.same(types, ['conversation.created', 'conversation.updated', 'conversation.closed', 'conversation.updated', 'conversation.updated', 'conversation.updated', 'conversation.updated']);
+  t.strictSame(types, ['conversation.created', 'conversation.updated', 'conversation.closed', 'conversation.updated', 'conversation.updated', 'conversation.updated', 'conversation.updated']);
 });
 
 t.test('ids: malformed is a 400, unknown is a 404, another workspace\'s is a 404', async (t) => {
@@ -90,13 +90,13 @@ t.test('messages: agent messages, newest first, counted; client_message_id dedup
   const m2 = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second', client_message_id: 'client-1' })).body;
   const again = await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second (retry)', client_message_id: 'client-1' });
   t.equal(again.status, 201);
-  t.same(again.body, m2, 'the first message is returned, nothing created');
+  t.strictSame(again.body, m2, 'the first message is returned, nothing created');
   const list = (await ws.api.get(`/conversations/${c.id}/messages`)).body;
-  t.same(list.data.map((m: { id: string }) => m.id), [m2.id, m1.body.id]);
+  t.strictSame(list.data.map((m: { id: string }) => m.id), [m2.id, m1.body.id]);
   t.equal((await ws.api.get(`/conversations/${c.id}`)).body.message_count, 2);
   const page = (await ws.api.get(`/conversations/${c.id}/messages?limit=1`)).body;
   t.match(page, { has_more: true, next_cursor: m2.id });
-  t.same((await ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id), [m1.body.id]);
+  t.strictSame((await ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id), [m1.body.id]);
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: '' }), 400);
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: 'x', client_message_id: 'x'.repeat(129) }), 400);
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, {}), 400);
@@ -111,14 +111,14 @@ t.test('list filters: status, channel, customer_id, priority, channel_id', async
   const c = (await o.api.post('/conversations', { channel: 'widget' })).body;
   await o.api.patch(`/conversations/${b.id}`, { status: 'closed', priority: 'high' });
   const ids = async (q: string) => (await o.api.get(`/conversations${q}`)).body.data.map((x: { id: string }) => x.id);
-  t.same(await ids(''), [c.id, b.id, a.id]);
-  t.same(await ids('?status=closed'), [b.id]);
-  t.same(await ids('?status=open'), [c.id, a.id]);
-  t.same(await ids('?channel=widget'), [c.id, a.id]);
-  t.same(await ids(`?customer_id=${a.customer_id}`), [a.id]);
-  t.same(await ids('?priority=high'), [b.id]);
-  t.same(await ids('?priority=high&status=open'), []);
-  t.same(await ids('?channel_id=ch_none'), []);
+  t.strictSame(await ids(''), [c.id, b.id, a.id]);
+  t.strictSame(await ids('?status=closed'), [b.id]);
+  t.strictSame(await ids('?status=open'), [c.id, a.id]);
+  t.strictSame(await ids('?channel=widget'), [c.id, a.id]);
+  t.strictSame(await ids(`?customer_id=${a.customer_id}`), [a.id]);
+  t.strictSame(await ids('?priority=high'), [b.id]);
+  t.strictSame(await ids('?priority=high&status=open'), []);
+  t.strictSame(await ids('?channel_id=ch_none'), []);
   expectError(t, await o.api.get('/conversations?status=resolved'), 400);
   expectError(t, await o.api.get('/conversations?channel=fax'), 400);
 });
@@ -128,7 +128,7 @@ t.test('scopes: messages:write to post, conversations:write to create', async (t
   const c = (await o.api.post('/conversations')).body;
   const r = await o.api.post(`/conversations/${c.id}/messages`, { content: 'x' });
   expectError(t, r, 403, 'insufficient_scope');
-  t.same(r.body.error.details.required, ['messages:write']);
+  t.strictSame(r.body.error.details.required, ['messages:write']);
 });
 
 t.test('a conversation on a kind of channel joins the workspace channel of that kind, whose count follows', async (t) => {
@@ -145,5 +145,5 @@ t.test('a conversation on a kind of channel joins the workspace channel of that 
   const channels = (await o.api.get('/channels')).body.data as { id: string; conversation_count: number }[];
   t.equal(channels.find((c) => c.id === widget)?.conversation_count, 2);
   t.equal(channels.find((c) => c.id !== widget)?.conversation_count, 0);
-  t.same((await o.api.get(`/conversations?channel_id=${widget}`)).body.data.length, 2);
+  t.strictSame((await o.api.get(`/conversations?channel_id=${widget}`)).body.data.length, 2);
 });

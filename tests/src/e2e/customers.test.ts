@@ -21,7 +21,7 @@ t.test('create returns every field of the resource', async (t) => {
     first_contact_at: null, last_contact_at: null, created_at: String,
   });
   t.ok(!Number.isNaN(Date.parse(r.body.created_at)), 'created_at is ISO 8601');
-  t.same((await ws.api.get(`/customers/${r.body.id}`)).body, r.body, 'GET returns the same resource');
+  t.strictSame((await ws.api.get(`/customers/${r.body.id}`)).body, r.body, 'GET returns the same resource');
 });
 
 t.test('dedup: email ignoring case, phone ignoring format, external_id exactly', async (t) => {
@@ -43,7 +43,7 @@ t.test('dedup: email ignoring case, phone ignoring format, external_id exactly',
 
 t.test('concurrent creates of one person make one customer', async (t) => {
   const replies = await Promise.all(Array.from({ length: 8 }, () => ws.api.post('/customers', { email: 'race@example.com' })));
-  t.same(replies.map((r) => r.status), Array(8).fill(201));
+  t.strictSame(replies.map((r) => r.status), Array(8).fill(201));
   t.equal(new Set(replies.map((r) => r.body.id)).size, 1);
 });
 
@@ -106,13 +106,13 @@ t.test('list filters by status and searches name, email and phone without case',
   const kat = await mk({ phone: '+1 555 0002', name: 'Katherine' });
   await other.api.patch(`/customers/${alan.id}`, { status: 'inactive' });
   const ids = async (q: string) => (await other.api.get(`/customers${q}`)).body.data.map((c: { id: string }) => c.id);
-  t.same(await ids(''), [kat.id, alan.id, ada.id], 'newest first');
-  t.same(await ids('?status=inactive'), [alan.id]);
-  t.same(await ids('?status=active'), [kat.id, ada.id]);
-  t.same(await ids('?search=LOVELACE'), [ada.id]);
-  t.same(await ids('?search=turing.ORG'), [alan.id]);
-  t.same(await ids('?search=555%200002'), [kat.id]);
-  t.same(await ids('?search=a&status=active'), [kat.id, ada.id]);
-  t.same(await ids('?search=%25'), [], 'a % is a literal character');
+  t.strictSame(await ids(''), [kat.id, alan.id, ada.id], 'newest first');
+  t.strictSame(await ids('?status=inactive'), [alan.id]);
+  t.strictSame(await ids('?status=active'), [kat.id, ada.id]);
+  t.strictSame(await ids('?search=LOVELACE'), [ada.id]);
+  t.strictSame(await ids('?search=turing.ORG'), [alan.id]);
+  t.strictSame(await ids('?search=555%200002'), [kat.id]);
+  t.strictSame(await ids('?search=a&status=active'), [kat.id, ada.id]);
+  t.strictSame(await ids('?search=%25'), [], 'a % is a literal character');
   expectError(t, await other.api.get('/customers?status=gone'), 400);
 });

@@ -101,7 +101,7 @@ t.test('schema failures name every offending field, without a code', async (t) =
   t.match(r.body.error.message, /email must be a string/);
   t.match(r.body.error.message, /phone must be a string/);
   t.match(r.body.error.message, /metadata must be an object/);
-  t.same(r.body.error.details.fields.map((f: { field: string }) => f.field), ['email', 'phone', 'metadata']);
+  t.strictSame(r.body.error.details.fields.map((f: { field: string }) => f.field), ['email', 'phone', 'metadata']);
 });
 
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {

@@ -30,7 +30,7 @@ t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) =
     pages += 1;
   } while (cursor);
   t.equal(pages, 5);
-  t.same(seen, [...created].reverse(), 'every customer once, newest first');
+  t.strictSame(seen, [...created].reverse(), 'every customer once, newest first');
   const dflt = await p.api.get('/customers');
   t.equal(dflt.body.data.length, 20, 'default limit is 20');
   t.equal(dflt.body.has_more, true);
@@ -53,7 +53,7 @@ t.test('Idempotency-Key replays the first 2xx response and does nothing else', a
   const replay = await ws.api.post('/tags', { name: 'Once' }, headers);
   t.equal(replay.status, 201, 'not a 409 duplicate-name conflict: nothing ran again');
   t.equal(replay.headers.get('idempotent-replayed'), 'true');
-  t.same(replay.body, first.body);
+  t.strictSame(replay.body, first.body);
   t.equal((await ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
   const other = await ws.api.post('/tags', { name: 'Different' }, headers);
   expectError(t, other, 400, 'validation_error');

@@ -74,7 +74,7 @@ const FILE = {
 let report: Report;
 t.test('import: all four kinds; given ids, numbers and created_at kept, the rest generated', async (t) => {
   report = await importJson(ws.workspaceId, FILE);
-  t.same(Object.keys(report), ['tickets', 'knowledge_base_articles', 'canned_responses', 'channels'], 'per kind given, in file order');
+  t.strictSame(Object.keys(report), ['tickets', 'knowledge_base_articles', 'canned_responses', 'channels'], 'per kind given, in file order');
   t.equal(report.tickets.count, 3);
   t.equal(report.tickets.ids[0], GIVEN.ticket);
   t.match(report.tickets.ids.slice(1), [/^tkt_[0-9A-Z]{26}$/, /^tkt_[0-9A-Z]{26}$/]);
@@ -85,7 +85,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
 
   const given = await ws.api.get(`/tickets/${GIVEN.ticket}`);
   t.equal(given.status, 200);
-  t.same(Object.keys(given.body).sort(), [
+  t.strictSame(Object.keys(given.body).sort(), [
     'assignee_id', 'category_id', 'closed_at', 'created_at', 'customer_id', 'description', 'first_response_at', 'id', 'number', 'object', 'priority', 'resolved_at',
     'sla_first_response_due_at', 'sla_next_response_due_at', 'sla_policy_id', 'sla_resolution_due_at', 'sla_status', 'source_conversation_id', 'status', 'subject',
     'summary', 'tags', 'team_id', 'type', 'updated_at',
@@ -110,7 +110,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
     created_at: '2024-01-01T00:00:00.000Z', updated_at: String,
   });
   t.match((await ws.api.get(`/knowledge_base/articles/${report.knowledge_base_articles.ids[1]}`)).body, { status: 'draft', type: 'internal_article', is_public: false });
-  t.same(Object.keys((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(),
+  t.strictSame(Object.keys((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(),
     ['add_tags', 'content', 'created_at', 'id', 'name', 'object', 'set_priority', 'set_status', 'shortcut', 'updated_at', 'usage_count', 'visibility']);
   t.match((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body, {
     object: 'canned_response', id: GIVEN.canned, name: 'Goodbye', content: 'Have a nice day.', shortcut: '/bye', visibility: 'personal',
@@ -124,7 +124,7 @@ t.test('ticket numbers continue per workspace; another workspace starts at 1', a
   t.equal((await ws.api.get(`/tickets/${next.tickets.ids[0]}`)).body.number, 503);
   const theirs = await importJson(other.workspaceId, { tickets: [{ subject: 'First elsewhere' }, { subject: 'Second elsewhere' }] });
   await visible(other, `/tickets/${theirs.tickets.ids[1]}`);
-  t.same(await Promise.all(theirs.tickets.ids.map(async (id) => (await other.api.get(`/tickets/${id}`)).body.number)), [1, 2]);
+  t.strictSame(await Promise.all(theirs.tickets.ids.map(async (id) => (await other.api.get(`/tickets/${id}`)).body.number)), [1, 2]);
 });
 
 t.test('concurrent imports never hand out the same ticket number', async (t) => {
@@ -132,7 +132,7 @@ t.test('concurrent imports never hand out the same ticket number', async (t) => 
   const all = runs.flatMap((r) => r.tickets.ids);
   await until(async () => (await other.api.get('/tickets?limit=100')).body.data.length === 2 + all.length, 5000, 50);
   const numbers = (await other.api.get('/tickets?limit=100')).body.data.map((d: { number: number }) => d.number).sort((a: number, b: number) => a - b);
-  t.same(numbers, Array.from({ length: 2 + all.length }, (_, i) => i + 1), 'numbers 1..n, each once');
+  t.strictSame(numbers, Array.from({ length: 2 + all.length }, (_, i) => i + 1), 'numbers 1..n, each once');
 });
 
 t.test('GET /tickets: newest first, every filter, bad enum values are a 400', async (t) => {
@@ -140,19 +140,19 @@ t.test('GET /tickets: newest first, every filter, bad enum values are a 400', as
   const list = await ws.api.get('/tickets');
   t.equal(list.status, 200);
   t.match(list.body, { object: 'list', has_more: false, next_cursor: null });
-  t.same(ids(list.body).slice(1), [third, second, given], 'newest first by id (the given id is the oldest ULID)');
+  t.strictSame(ids(list.body).slice(1), [third, second, given], 'newest first by id (the given id is the oldest ULID)');
   const q = async (query: string) => ids((await ws.api.get(`/tickets?${query}`)).body);
-  t.same(await q('status=pending'), [given]);
-  t.same(await q('status=on_hold'), [third]);
-  t.same(await q('status=closed'), []);
-  t.same(await q('priority=urgent'), [third]);
-  t.same(await q('priority=high'), [given]);
-  t.same(await q('type=incident'), [given]);
-  t.same(await q('type=task'), [third]);
-  t.same(await q('customer_id=cus_beta'), [second]);
-  t.same(await q('assignee_id=agent_1'), [given]);
-  t.same(await q('assignee_id=agent_2&priority=urgent&type=task&status=on_hold'), [third], 'filters combine');
-  t.same(await q('assignee_id=agent_2&priority=low'), []);
+  t.strictSame(await q('status=pending'), [given]);
+  t.strictSame(await q('status=on_hold'), [third]);
+  t.strictSame(await q('status=closed'), []);
+  t.strictSame(await q('priority=urgent'), [third]);
+  t.strictSame(await q('priority=high'), [given]);
+  t.strictSame(await q('type=incident'), [given]);
+  t.strictSame(await q('type=task'), [third]);
+  t.strictSame(await q('customer_id=cus_beta'), [second]);
+  t.strictSame(await q('assignee_id=agent_1'), [given]);
+  t.strictSame(await q('assignee_id=agent_2&priority=urgent&type=task&status=on_hold'), [third], 'filters combine');
+  t.strictSame(await q('assignee_id=agent_2&priority=low'), []);
   for (const bad of ['status=done', 'priority=p1', 'type=bug', 'limit=0', 'limit=101', 'colour=red']) {
     const r = await ws.api.get(`/tickets?${bad}`);
     expectError(t, r, 400);
@@ -164,25 +164,25 @@ t.test('GET /tickets: newest first, every filter, bad enum values are a 400', as
 t.test('GET /knowledge_base/articles: filters by status and type', async (t) => {
   const [published, draft] = report.knowledge_base_articles.ids;
   const q = async (query: string) => ids((await ws.api.get(`/knowledge_base/articles${query}`)).body);
-  t.same(await q(''), [draft, published]);
-  t.same(await q('?status=published'), [published]);
-  t.same(await q('?status=draft'), [draft]);
-  t.same(await q('?type=internal_article'), [draft]);
-  t.same(await q('?type=public_article&status=published'), [published]);
-  t.same(await q('?type=public_article&status=draft'), []);
+  t.strictSame(await q(''), [draft, published]);
+  t.strictSame(await q('?status=published'), [published]);
+  t.strictSame(await q('?status=draft'), [draft]);
+  t.strictSame(await q('?type=internal_article'), [draft]);
+  t.strictSame(await q('?type=public_article&status=published'), [published]);
+  t.strictSame(await q('?type=public_article&status=draft'), []);
   expectError(t, await ws.api.get('/knowledge_base/articles?status=archived'), 400);
   expectError(t, await ws.api.get('/knowledge_base/articles?type=faq'), 400);
 });
 
 t.test('GET /canned_responses and /channels: newest first; channels unpaginated', async (t) => {
   const canned = await ws.api.get('/canned_responses');
-  t.same(ids(canned.body), [report.canned_responses.ids[0], GIVEN.canned]);
+  t.strictSame(ids(canned.body), [report.canned_responses.ids[0], GIVEN.canned]);
   expectError(t, await ws.api.get('/canned_responses?status=x'), 400);
   const channels = await ws.api.get('/channels');
   t.equal(channels.status, 200);
   t.match(channels.body, { object: 'list', has_more: false, next_cursor: null });
-  t.same(ids(channels.body), [report.channels.ids[0], GIVEN.channel]);
-  t.same(Object.keys(channels.body.data[1]).sort(),
+  t.strictSame(ids(channels.body), [report.channels.ids[0], GIVEN.channel]);
+  t.strictSame(Object.keys(channels.body.data[1]).sort(),
     ['conversation_count', 'created_at', 'id', 'is_active', 'last_connected_at', 'last_error_message', 'name', 'object', 'status', 'type', 'updated_at']);
   t.match(channels.body.data[1], {
     object: 'channel', type: 'email', name: 'Support inbox', is_active: true, status: 'connected', last_connected_at: '2025-05-01T00:00:00.000Z',
@@ -207,7 +207,7 @@ t.test('pagination walks every page once, newest first', async (t) => {
     cursor = r.body.next_cursor;
   } while (cursor);
   t.equal(pages, 3);
-  t.same(seen, [...imported.canned_responses.ids].reverse());
+  t.strictSame(seen, [...imported.canned_responses.ids].reverse());
 });
 
 t.test('unknown ids and other workspaces\' ids are 404 not_found', async (t) => {
@@ -248,29 +248,29 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
     channels: [{ id: GIVEN.channel, type: 'email', name: 'Support inbox', status: 'error', last_error_message: 'auth failed', config: { smtp_password: 'rotated' } }],
     canned_responses: [FILE.canned_responses[1]],
   });
-  t.same(Object.keys(again), ['tickets', 'knowledge_base_articles', 'channels', 'canned_responses'], 'kinds in file order');
-  t.same(again.tickets, { count: 1, ids: [GIVEN.ticket] }, 'updated items are reported too');
-  t.same(again.canned_responses, { count: 1, ids: [GIVEN.canned] });
+  t.strictSame(Object.keys(again), ['tickets', 'knowledge_base_articles', 'channels', 'canned_responses'], 'kinds in file order');
+  t.strictSame(again.tickets, { count: 1, ids: [GIVEN.ticket] }, 'updated items are reported too');
+  t.strictSame(again.canned_responses, { count: 1, ids: [GIVEN.canned] });
   await visible(ws, `/channels`, (b) => b.data.some((c: { status: string }) => c.status === 'error'));
   const ticket = (await ws.api.get(`/tickets/${GIVEN.ticket}`)).body;
   t.match(ticket, { status: 'resolved', priority: 'low', summary: 'New client config', number: 500, customer_id: 'cus_alpha', created_at: '2025-06-01T08:00:00.000Z' }, 'fields not given are unchanged');
   t.ok(ticket.resolved_at && Date.now() - Date.parse(ticket.resolved_at) < 60_000, 'resolved_at is the time of the import');
   t.equal(ticket.resolved_at, ticket.updated_at, 'the time of the events');
   t.ok(ticket.updated_at > ticket.created_at);
-  t.same(ids((await ws.api.get('/tickets?status=resolved')).body), [GIVEN.ticket], 'the filter follows the update');
-  t.same(ids((await ws.api.get('/tickets?status=pending')).body), []);
+  t.strictSame(ids((await ws.api.get('/tickets?status=resolved')).body), [GIVEN.ticket], 'the filter follows the update');
+  t.strictSame(ids((await ws.api.get('/tickets?status=pending')).body), []);
   t.equal((await ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body.content, 'Use the new link.');
   t.match((await ws.api.get('/channels')).body.data[1], { id: GIVEN.channel, status: 'error', last_error_message: 'auth failed', conversation_count: 0 });
 
   const after = await events(ws.workspaceId);
   const added = after.slice(before).map((e) => e.type);
-  t.same(added, ['ticket.updated', 'ticket.resolved', 'knowledge_base_article.updated', 'channel.updated'], 'the unchanged canned response records nothing');
+  t.strictSame(added, ['ticket.updated', 'ticket.resolved', 'knowledge_base_article.updated', 'channel.updated'], 'the unchanged canned response records nothing');
   t.match(after.slice(before)[0].data, { id: GIVEN.ticket, changes: { status: 'resolved', priority: 'low', summary: 'New client config', resolved_at: ticket.resolved_at } });
-  t.same(after.slice(before)[1].data, { id: GIVEN.ticket, resolved_at: ticket.resolved_at });
+  t.strictSame(after.slice(before)[1].data, { id: GIVEN.ticket, resolved_at: ticket.resolved_at });
 
   const resolvedAgain = await importJson(ws.workspaceId, { tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', description: 'Edited' }] });
   t.equal(resolvedAgain.tickets.count, 1);
-  t.same((await events(ws.workspaceId)).slice(after.length).map((e) => e.type), ['ticket.updated'], 'no second ticket.resolved when already resolved');
+  t.strictSame((await events(ws.workspaceId)).slice(after.length).map((e) => e.type), ['ticket.updated'], 'no second ticket.resolved when already resolved');
 });
 
 t.test('an invalid file is refused as a whole: non-zero exit, the field named, nothing written', async (t) => {
@@ -326,16 +326,16 @@ t.test('scopes: each resource needs its own; chat_only keys are refused', async 
   const chat = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'chat_only']);
   const r = await chat.api.get('/tickets');
   expectError(t, r, 403, 'insufficient_scope');
-  t.same(r.body.error.details, { required: ['tickets:read'] });
+  t.strictSame(r.body.error.details, { required: ['tickets:read'] });
   expectError(t, await chat.api.get(`/tickets/${GIVEN.ticket}`), 403, 'insufficient_scope');
   expectError(t, await chat.api.get('/knowledge_base/articles'), 403, 'insufficient_scope');
   expectError(t, await chat.api.get('/canned_responses'), 403, 'insufficient_scope');
   expectError(t, await chat.api.get('/channels'), 403, 'insufficient_scope');
   const ticketsOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--scopes', 'tickets:read']);
   t.equal((await ticketsOnly.api.get('/tickets')).status, 200);
-  t.same((await ticketsOnly.api.get('/canned_responses')).body.error.details, { required: ['conversations:read'] });
-  t.same((await ticketsOnly.api.get('/channels')).body.error.details, { required: ['channels:read'] });
-  t.same((await ticketsOnly.api.get('/knowledge_base/articles')).body.error.details, { required: ['knowledge_base:read'] });
+  t.strictSame((await ticketsOnly.api.get('/canned_responses')).body.error.details, { required: ['conversations:read'] });
+  t.strictSame((await ticketsOnly.api.get('/channels')).body.error.details, { required: ['channels:read'] });
+  t.strictSame((await ticketsOnly.api.get('/knowledge_base/articles')).body.error.details, { required: ['knowledge_base:read'] });
   const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
   for (const path of ['/tickets', '/knowledge_base/articles', '/canned_responses', '/channels']) t.equal((await readOnly.api.get(path)).status, 200, `read_only reads ${path}`);
 });

@@ -17,8 +17,8 @@ t.test('SIGTERM exits 0 and a restart on the same data directory loses nothing',
 
   svc = await startService(dir);
   const api = client(svc.baseUrl, ws.key);
-  t.same((await api.get(`/customers/${customer.id}`)).body, customer);
-  t.same((await api.get('/tags')).body.data, [tag]);
+  t.strictSame((await api.get(`/customers/${customer.id}`)).body, customer);
+  t.strictSame((await api.get('/tags')).body.data, [tag]);
   await until(async () => (await client(svc.baseUrl, later.key).get('/me')).status === 200, 3000);
   t.equal((await api.post('/customers', { email: 'keep@example.com' })).body.id, customer.id, 'dedup survives the restart');
   t.equal((await api.post('/tags', { name: 'KEPT' })).status, 409, 'tag names survive the restart');
@@ -37,7 +37,7 @@ t.test('after a crash (SIGKILL) every acknowledged write is still there', async 
   t.teardown(() => svc.stop());
   const api = client(svc.baseUrl, ws.key);
   const listed = (await api.get('/customers?limit=100')).body.data.map((c: { id: string }) => c.id);
-  t.same(listed, [...ids].reverse());
+  t.strictSame(listed, [...ids].reverse());
 });
 
 t.test('the admin CLI writes while the service runs, visible within a second', async (t) => {

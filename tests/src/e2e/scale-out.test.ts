@@ -19,7 +19,7 @@ t.test('through NATS JetStream: relay → bus → dispatcher delivers a signed w
   const c = (await ws.api.post('/conversations')).body;
   await ws.api.post(`/conversations/${c.id}/messages`, { content: 'via NATS' });
   const hits = await receiver.waitFor('/nats', 2, 15_000);
-  t.same(hits.map((h) => h.body.type), ['conversation.created', 'message.created'], 'in order');
+  t.strictSame(hits.map((h) => h.body.type), ['conversation.created', 'message.created'], 'in order');
   t.ok(hits.every((h) => verifyWebhook(h.raw, h.headers['service-signature'] as string, ep.secret)));
   await new Promise((r) => setTimeout(r, 500));
   t.equal(receiver.on('/nats').length, 2, 'each once');

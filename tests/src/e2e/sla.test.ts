@@ -44,7 +44,7 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   await new Promise((r) => setTimeout(r, 2000));
 
   const signals = () => receiver.on('/sla').map((h) => `${h.body.data.id}:${h.body.type}:${h.body.data.sla_metric}`).sort();
-  t.same(signals(), [
+  t.strictSame(signals(), [
     `${answered}:sla.at_risk:first_response`,
     `${late}:sla.breached:resolution`,
     `${slow}:sla.at_risk:first_response`,
@@ -65,7 +65,7 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   await until(async () => receiver.on('/sla').some((h) => h.body.data.id === imported.tickets.ids[0]), 6000);
   await new Promise((r) => setTimeout(r, 1500));
   const after = receiver.on('/sla').slice(before).map((h) => `${h.body.data.id}:${h.body.type}`);
-  t.same(after, [`${imported.tickets.ids[0]}:sla.breached`], 'only the missed target, breached, once');
+  t.strictSame(after, [`${imported.tickets.ids[0]}:sla.breached`], 'only the missed target, breached, once');
   const replay = (await admin(dir, 'events', 'replay', '--workspace', ws.workspaceId)).stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
   t.equal(replay.filter((e) => e.type.startsWith('sla.')).length, 5, 'five SLA events in the log');
   t.equal((await client(svc.baseUrl, untracked.key).get('/events')).body.data.length, 0);
@@ -84,7 +84,7 @@ t.test('ticket webhooks: created, updated and resolved through import', async (t
   writeFileSync(file, JSON.stringify({ tickets: [{ id: 'tkt_01J00000000000000000000001', subject: 'Printer', status: 'resolved' }] }));
   await adminJson(dir, 'import', '--workspace', ws.workspaceId, '--file', file);
   const hits = await receiver.waitFor('/tickets', 3);
-  t.same(hits.map((h) => h.body.type), ['ticket.created', 'ticket.updated', 'ticket.resolved']);
+  t.strictSame(hits.map((h) => h.body.type), ['ticket.created', 'ticket.updated', 'ticket.resolved']);
   t.match(hits[0].body.data, { object: 'ticket', id: 'tkt_01J00000000000000000000001', status: 'open', subject: 'Printer' });
   t.match(hits[2].body.data, { status: 'resolved', resolved_at: String });
 });

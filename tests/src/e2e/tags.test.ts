@@ -21,18 +21,18 @@ t.test('create, list by name, patch, delete', async (t) => {
   const zed = (await ws.api.post('/tags', { name: 'Zed', color: null })).body;
   const list = await ws.api.get('/tags');
   t.match(list.body, { object: 'list', has_more: false, next_cursor: null });
-  t.same(list.body.data.map((x: { name: string }) => x.name), ['apple', 'Billing', 'Zed'], 'ordered by name, ignoring case');
+  t.strictSame(list.body.data.map((x: { name: string }) => x.name), ['apple', 'Billing', 'Zed'], 'ordered by name, ignoring case');
 
   const off = await ws.api.patch(`/tags/${billing.body.id}`, { is_active: false, color: null });
   t.match(off.body, { is_active: false, color: null, name: 'Billing' });
   t.equal((await ws.api.patch(`/tags/${billing.body.id}`, { is_active: true })).body.is_active, true);
   t.equal((await ws.api.patch(`/tags/${zed.id}`, { name: 'Aardvark' })).body.name, 'Aardvark');
-  t.same((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'apple', 'Billing']);
+  t.strictSame((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'apple', 'Billing']);
 
   const del = await ws.api.delete(`/tags/${apple.id}`);
   t.equal(del.status, 200);
-  t.same(del.body, { object: 'tag', id: apple.id, deleted: true });
-  t.same((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'Billing']);
+  t.strictSame(del.body, { object: 'tag', id: apple.id, deleted: true });
+  t.strictSame((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'Billing']);
   expectError(t, await ws.api.delete(`/tags/${apple.id}`), 404, 'not_found');
   expectError(t, await ws.api.patch(`/tags/${apple.id}`, { name: 'back' }), 404, 'not_found');
 });
@@ -51,7 +51,7 @@ t.test('names are unique per workspace, ignoring case; freed by rename and delet
 
 t.test('concurrent creates of one name: exactly one wins', async (t) => {
   const replies = await Promise.all(Array.from({ length: 6 }, () => ws.api.post('/tags', { name: 'Racy' })));
-  t.same(replies.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
+  t.strictSame(replies.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
 });
 
 t.test('validation', async (t) => {

@@ -54,7 +54,7 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   const replay = await admin(dir, 'events', 'replay', '--workspace', ws.workspaceId);
   t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
   t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
-  t.same((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
+  t.strictSame((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
   expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');
   // Spec 7: an id that is not a webhook endpoint id is not found, on every id-taking route.
   for (const [method, path] of [['GET', '/webhook_endpoints/bogus'], ['PATCH', '/webhook_endpoints/bogus'], ['DELETE', '/webhook_endpoints/bogus'],
@@ -78,7 +78,7 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
     'service-event-id': /^evt_/, 'service-webhook-id': /^whd_/, 'service-signature': /^t=\d+,v1=[0-9a-f]{64}$/,
   });
   t.match(hit.body, { id: hit.headers['service-event-id'], type: 'conversation.created', created_at: String, data: { object: 'conversation', id: conversation.id } });
-  t.same(hit.body.data, conversation, 'data is the conversation resource');
+  t.strictSame(hit.body.data, conversation, 'data is the conversation resource');
   t.ok(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, ep.secret), 'signature verifies over the raw bytes');
   t.notOk(verifyWebhook(Buffer.from(JSON.stringify(hit.body, null, 1)), hit.headers['service-signature'] as string, ep.secret), 're-serialized bytes fail');
   t.notOk(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, 'whsec_wrong'), 'another secret fails');
@@ -99,15 +99,15 @@ t.test('subscriptions filter by type; message.created data is the message resour
   const m = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Hi!', client_message_id: 'm-1' })).body;
   const [hit] = await receiver.waitFor('/only-messages', 1);
   t.equal(hit.body.type, 'message.created');
-  t.same(hit.body.data, m, 'data is shaped exactly like the message resource');
+  t.strictSame(hit.body.data, m, 'data is shaped exactly like the message resource');
   await new Promise((r) => setTimeout(r, 300));
   t.equal(receiver.on('/only-messages').length, 1, 'conversation.created was not sent to it');
   const types = (await ws.api.get('/events')).body.data.map((e: { type: string }) => e.type);
-  t.same(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
+  t.strictSame(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
   const all = await endpoint(ws, '/everything');
   await ws.api.patch(`/conversations/${c.id}`, { status: 'closed' });
   const hits = await receiver.waitFor('/everything', 2);
-  t.same(hits.map((h) => h.body.type).sort(), ['conversation.closed', 'conversation.updated']);
+  t.strictSame(hits.map((h) => h.body.type).sort(), ['conversation.closed', 'conversation.updated']);
   t.equal(hits.find((h) => h.body.type === 'conversation.closed')!.body.data.status, 'closed');
   t.ok(all.id);
 });
@@ -188,14 +188,14 @@ t.test('test sends a ping; retry re-sends a delivery', async (t) => {
   const ws = await tenant(svc.baseUrl, dir);
   const ep = await endpoint(ws, '/ping', ['ticket.created']);
   const r = await ws.api.post(`/webhook_endpoints/${ep.id}/test`);
-  t.same(r.body, { object: 'webhook_endpoint', id: ep.id, test_event_enqueued: true });
+  t.strictSame(r.body, { object: 'webhook_endpoint', id: ep.id, test_event_enqueued: true });
   const [ping] = await receiver.waitFor('/ping', 1);
   t.match(ping.body, { type: 'ping', id: /^evt_/, data: { object: 'webhook_endpoint', id: ep.id } });
   t.ok(verifyWebhook(ping.raw, ping.headers['service-signature'] as string, ep.secret));
   const delivery = ping.headers['service-webhook-id'] as string;
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
   const retry = await ws.api.post(`/webhook_endpoints/${ep.id}/deliveries/${delivery}/retry`);
-  t.same(retry.body, { object: 'webhook_delivery', id: delivery, retry_enqueued: true });
+  t.strictSame(retry.body, { object: 'webhook_delivery', id: delivery, retry_enqueued: true });
   const hits = await receiver.waitFor('/ping', 2);
   t.equal(hits[1].headers['service-webhook-id'], delivery);
   t.equal(hits[1].body.id, ping.body.id, 'the same event');

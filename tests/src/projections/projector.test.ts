@@ -36,11 +36,11 @@ t.test('an event applied twice changes nothing twice', async (t) => {
   const once = await allDocs(reads);
   t.equal(once.customers.length, 1);
   t.equal(once.customers[0].name, 'Ann');
-  t.same(once.tags, [], 'the deleted tag is gone');
+  t.strictSame(once.tags, [], 'the deleted tag is gone');
   // Redelivery after a crash: the created event again must not undo the update.
   await projector.applyBatch(log.slice(0, 1));
   await projector.applyBatch(log);
-  t.same(await allDocs(reads), { customers: once.customers, tags: [] });
+  t.strictSame(await allDocs(reads), { customers: once.customers, tags: [] });
 });
 
 t.test('a rebuild from the log gives the same documents', async (t) => {
@@ -56,7 +56,7 @@ t.test('a rebuild from the log gives the same documents', async (t) => {
   const incremental = await allDocs(reads);
   const result = await projector.rebuild();
   t.equal(result.events, 40);
-  t.same(await allDocs(reads), incremental);
+  t.strictSame(await allDocs(reads), incremental);
 });
 
 t.test('a new projector resumes from the checkpoint and catches up', async (t) => {
@@ -73,7 +73,7 @@ t.test('a new projector resumes from the checkpoint and catches up', async (t) =
   await second.start();
   t.ok(await second.waitFor(await events.head(), 5000));
   await second.stop();
-  t.same((await allDocs(reads)).customers.map((c) => c.id), ['cus_b', 'cus_a']);
+  t.strictSame((await allDocs(reads)).customers.map((c) => c.id), ['cus_b', 'cus_a']);
   t.equal(await reads.getCheckpoint('projector'), '2');
 });
 

@@ -23,7 +23,7 @@ export const startService = (dataDir: string, env: Record<string, string> = {}):
   new Promise((resolveStart, reject) => {
     const child = spawn(process.execPath, [STANDALONE], {
       // Limits are raised for functional tests; the rate-limit test sets its own scale.
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100', ...env },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100', VALIDATE_RESPONSES: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];

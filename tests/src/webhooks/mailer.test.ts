@@ -89,7 +89,7 @@ t.test('with SMTP_URL mail goes to the SMTP server', async (t) => {
   const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: join(t.testdir(), 'unused') });
   await mailer.send(notice);
   t.equal(received.length, 1);
-  t.same(received[0]?.rcpt, ['owner@acme.test']);
+  t.strictSame(received[0]?.rcpt, ['owner@acme.test']);
   const message = parseMessage(received[0]?.data ?? '');
   t.equal(message.headers.subject, notice.subject);
   t.equal(message.headers.to, 'owner@acme.test');

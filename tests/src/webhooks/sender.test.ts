@@ -117,7 +117,7 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
   t.test('a redirect is not followed', async (t) => {
     const before = seen.length;
     t.match(await post('/redirect', permissive), { ok: false, status: 302, error: null });
-    t.same(seen.slice(before).map((s) => s.path), ['/redirect']);
+    t.strictSame(seen.slice(before).map((s) => s.path), ['/redirect']);
   });
 
   t.test('Retry-After on 429 (seconds) and 503 (HTTP date)', async (t) => {

@@ -102,16 +102,16 @@ t.test('checkAddress', async (t) => {
   for (const [ip, options, ok] of table) {
     t.equal(checkAddress(ip, options).ok, ok, `${ip} ${JSON.stringify(options)}`);
   }
-  t.same(checkAddress('10.0.0.5', strict), { ok: false, reason: 'resolves to 10.0.0.5, a private address' });
-  t.same(checkAddress('127.0.0.1', strict), { ok: false, reason: 'resolves to 127.0.0.1, a loopback address' });
-  t.same(checkAddress('169.254.169.254', permissive), { ok: false, reason: 'resolves to 169.254.169.254, a cloud metadata address' });
+  t.strictSame(checkAddress('10.0.0.5', strict), { ok: false, reason: 'resolves to 10.0.0.5, a private address' });
+  t.strictSame(checkAddress('127.0.0.1', strict), { ok: false, reason: 'resolves to 127.0.0.1, a loopback address' });
+  t.strictSame(checkAddress('169.254.169.254', permissive), { ok: false, reason: 'resolves to 169.254.169.254, a cloud metadata address' });
 });
 
 t.test('parseCidrs', async (t) => {
-  t.same(parseCidrs(undefined), []);
-  t.same(parseCidrs(''), []);
-  t.same(parseCidrs(' 10.0.0.0/8, fd00::/8 ,,192.168.1.7/32'), ['10.0.0.0/8', 'fd00::/8', '192.168.1.7/32']);
-  t.same(parseCidrs('127.0.0.1'), ['127.0.0.1'], 'a bare address is one host');
+  t.strictSame(parseCidrs(undefined), []);
+  t.strictSame(parseCidrs(''), []);
+  t.strictSame(parseCidrs(' 10.0.0.0/8, fd00::/8 ,,192.168.1.7/32'), ['10.0.0.0/8', 'fd00::/8', '192.168.1.7/32']);
+  t.strictSame(parseCidrs('127.0.0.1'), ['127.0.0.1'], 'a bare address is one host');
   for (const bad of ['10.0.0.0/33', '10.0.0/8', 'fd00::/129', 'example.com/8', '10.0.0.0/', '10.0.0.0/-1', '10.0.0.0/8/8', '[::1]/128']) {
     t.throws(() => parseCidrs(`10.0.0.0/8,${bad}`), { message: new RegExp(`"${bad.replace(/[[\]./]/g, '\\$&')}" is not a CIDR`) }, bad);
   }

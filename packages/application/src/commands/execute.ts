@@ -48,11 +48,14 @@ const decodeAll = <Ev>(codec: t.Type<Ev, unknown, unknown>, recorded: RecordedEv
  * immutable, so sharing them is safe too.
  */
 const CACHE_LIMIT = 10_000;
-const folded = new WeakMap<object, Map<string, { state: unknown; revision: number }>>();
+/** Per event store (one per process, as another process has its own) and decider. */
+const folded = new WeakMap<object, WeakMap<object, Map<string, { state: unknown; revision: number }>>>();
 
-const cacheOf = (decider: object) => {
-  let cache = folded.get(decider);
-  if (!cache) { cache = new Map(); folded.set(decider, cache); }
+const cacheOf = (events: object, decider: object) => {
+  let byDecider = folded.get(events);
+  if (!byDecider) { byDecider = new WeakMap(); folded.set(events, byDecider); }
+  let cache = byDecider.get(decider);
+  if (!cache) { cache = new Map(); byDecider.set(decider, cache); }
   return cache;
 };
 
@@ -65,7 +68,7 @@ const remember = (cache: Map<string, { state: unknown; revision: number }>, stre
 
 /** Loads a stream and folds it, from the cached state when there is one. */
 export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'events'>, aggregate: Aggregate<C, Ev, S>, stream: string) => {
-  const cache = cacheOf(aggregate.decider);
+  const cache = cacheOf(deps.events, aggregate.decider);
   const hit = cache.get(stream) as { state: S; revision: number } | undefined;
   const recorded = await deps.events.readStream(stream, hit ? hit.revision + 1 : 0);
   const state = decodeAll(aggregate.codec, recorded).reduce(aggregate.decider.evolve, hit ? hit.state : aggregate.decider.initialState);
@@ -125,7 +128,7 @@ export const executeAll = async <C, Ev extends DomainEvent, S>(
         })),
         revision === null ? 'no_stream' : revision,
       );
-      remember(cacheOf(aggregate.decider), stream, next, result.revision);
+      remember(cacheOf(deps.events, aggregate.decider), stream, next, result.revision);
       return { state: next, events, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) {
