@@ -25,6 +25,8 @@ export interface Config {
   /** How often the SLA monitor scans open tickets. */
   slaIntervalMs: number;
   /** An OpenAI-compatible chat-completions endpoint for the agent; unset: the grounded responder. */
+  /** How long a client may take to send its headers, and its whole request (then 408). */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
   /** Development and tests: every answer is checked against its route's response codec (a mismatch is a 500, logged). */
   validateResponses: boolean;
   /** The knowledge search's semantic re-ranker: `auto` (on when the model is present) or `off`. */
@@ -54,7 +56,13 @@ const oneOf = <V extends string>(value: string | undefined, allowed: readonly V[
   return value as V;
 };
 
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const config = readConfig(env);
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  return config;
+};
+
+const readConfig = (env: NodeJS.ProcessEnv): Config => ({
   host: env.HOST || '0.0.0.0',
   port: int(env.PORT, 8080, 'PORT'),
   dataDir: env.DATA_DIR || './data',
@@ -74,6 +82,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   smtpUrl: env.SMTP_URL || undefined,
   slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
   validateResponses: env.VALIDATE_RESPONSES === 'true',
+  http: {
+    headersTimeoutMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 'HTTP_HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 15_000, 'HTTP_REQUEST_TIMEOUT_MS'),
+  },
   agentReranker: oneOf(env.AGENT_RERANKER, ['auto', 'off'] as const, 'auto', 'AGENT_RERANKER'),
   llm: env.LLM_BASE_URL ? {
     baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),

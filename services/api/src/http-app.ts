@@ -13,6 +13,14 @@ export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[
   const koa = new Koa({ proxy: app.config.trustProxy });
   const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1' }));
 
+  // Errors Koa reports outside a response (a client that hung up mid-answer: EPIPE, ECONNRESET)
+  // are one JSON line, not Koa's default multi-line stack on stderr.
+  koa.on('error', (err: Error & { code?: string; status?: number }) => {
+    const fields = { code: err.code ?? null, error: err.message };
+    const clientSide = ['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP_REQUEST_TIMEOUT'].includes(err.code ?? '') || (err.code ?? '').startsWith('HPE_');
+    if (clientSide || (err.status ?? 500) < 500) app.log.info('client connection ended early', fields);
+    else app.log.error('error outside a request', fields);
+  });
   koa.use(requestContext(app.log));
   koa.use(async (ctx, next) => {
     // Outside /v1, no key, no rate limit. Always 200 while the process serves: a consumer

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Application } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
@@ -27,7 +27,14 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
   await app.knowledge.start();
   for (const w of workers) await w.start();
   const health = () => [app.projector?.health() ?? null, app.knowledge.health(), ...workers.flatMap((w) => w.health?.() ?? [])].filter((h): h is ConsumerHealth => h !== null);
-  const server = createHttpApp(app, health).listen(app.config.port, app.config.host);
+  // A client that is slow to send its headers or body is cut off (Node answers 408) instead of
+  // holding a connection for Node's default five minutes.
+  const { headersTimeoutMs, requestTimeoutMs } = app.config.http;
+  const server = createServer({
+    headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 2))),
+  }, createHttpApp(app, health).callback());
+  server.listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   const { port } = server.address() as AddressInfo;
   const host = ['0.0.0.0', '::', ''].includes(app.config.host) ? '127.0.0.1' : app.config.host;

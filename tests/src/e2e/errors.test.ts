@@ -113,6 +113,9 @@ t.test('the OpenAPI document is served without a key and covers every route', as
     t.ok(r.body.paths[path]?.[route.method], `${route.method.toUpperCase()} ${path}`);
   }
   t.ok(r.body.paths['/openapi.json']?.get, 'the document describes itself');
+  t.strictSame(Object.keys(r.body.paths['/customers'].post.responses).sort(), ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'], 'shared error responses per operation');
+  t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, { anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }], properties: { phone: { pattern: '\\d' } } });
+  t.match(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer, { anyOf: Array });
   t.ok(r.body.paths['/mcp']?.post, 'and the MCP endpoint');
   for (const path of ['/agent', '/agent/messages', '/agent/search']) t.ok(r.body.paths[path], path);
   t.match(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema, { properties: { object: { const: 'agent_response' }, credits_used: { type: 'integer' } } });

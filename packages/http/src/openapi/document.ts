@@ -9,9 +9,13 @@ const ERRORS: Record<string, string> = {
   '402': 'The workspace has no active plan (`PLAN_LIMIT_REACHED`)',
   '403': 'The key lacks a scope (`insufficient_scope`, details.required) or the plan has no API access (`forbidden`)',
   '404': 'Not found in this workspace (`not_found`)',
+  '405': 'The path exists with other methods (`method_not_allowed`); see Allow',
+  '408': 'The request (headers and body) did not arrive in time',
   '409': 'Conflicting state (`conflict`)',
   '413': 'Body over 1 MiB (`payload_too_large`)',
+  '415': 'A body that is not application/json, or an unknown Content-Encoding (`unsupported_media_type`)',
   '429': 'Rate limit exceeded (`rate_limited`); see Retry-After',
+  '431': 'Request headers too large',
   '500': 'Internal error (`internal_error`, details.request_id)',
 };
 
@@ -50,7 +54,7 @@ const fixedPaths = (): Record<string, Record<string, unknown>> => ({
       responses: {
         '200': { description: 'A JSON-RPC 2.0 response', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: {}, error: { type: 'object' } } } } } },
         '202': { description: 'A notification was accepted' },
-        ...Object.fromEntries(['400', '401', '402', '403', '406', '429', '500'].map((c) => [c, c === '406' ? { description: 'The client does not accept both application/json and text/event-stream' } : { $ref: `#/components/responses/Error${c}` }])),
+        ...Object.fromEntries(['400', '401', '402', '403', '405', '406', '408', '413', '415', '429', '431', '500'].map((c) => [c, c === '406' ? { description: 'The client does not accept both application/json and text/event-stream' } : { $ref: `#/components/responses/Error${c}` }])),
       },
     },
   },
@@ -61,7 +65,7 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
   const paths: Record<string, Record<string, unknown>> = fixedPaths();
   for (const r of routes) {
     const path = openApiPath(r.path);
-    const errorCodes = ['400', '401', '402', '403', '404', '409', '413', '429', '500'].filter((c) => r.method !== 'get' || c !== '413');
+    const errorCodes = ['400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'].filter((c) => r.method !== 'get' || (c !== '413' && c !== '415'));
     paths[path] = {
       ...paths[path],
       [r.method]: {
@@ -91,7 +95,8 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
       schemas: { Error: envelopeSchema },
-      responses: Object.fromEntries(Object.entries(ERRORS).map(([c, description]) => [`Error${c}`, {
+      // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
+      responses: Object.fromEntries(Object.entries(ERRORS).map(([c, description]) => [`Error${c}`, c === '408' || c === '431' ? { description } : {
         description, headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       }])),
     },

@@ -1,11 +1,14 @@
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import {
-  arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
+  oneOfRequired, PHONE_SCHEMA, withSchema, arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
-export const customerInput = struct({}, { email: str({ min: 1, max: 320, format: 'email' }), phone: str({ min: 1, max: 64 }), name: str({ max: 255 }), external_id: str({ min: 1, max: 255 }) }, { title: 'customer_input' });
+/** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */
+export const customerInput = withSchema(struct({}, {
+  email: str({ min: 1, max: 320, format: 'email' }), phone: withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA), name: str({ max: 255 }), external_id: str({ min: 1, max: 255 }),
+}, { title: 'customer_input' }), oneOfRequired(['email', 'phone', 'external_id']));
 
 export const conversationRoutes = [
   route({

@@ -1,9 +1,9 @@
 import { CUSTOMER_STATUSES } from '@support/domain';
-import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, oneOf, pageParams, route, str, struct, toCustomer } from '@support/http';
+import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, oneOf, oneOfRequired, pageParams, PHONE_SCHEMA, route, str, struct, toCustomer, withSchema } from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
 const email = str({ min: 1, max: 320, format: 'email' });
-const phone = str({ min: 1, max: 64 });
+const phone = withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA);
 const name = str({ max: 255 });
 const tags = arrayOf(str({ min: 1, max: 100 }), { max: 100 });
 
@@ -25,7 +25,7 @@ export const customerRoutes = [
   route({
     method: 'post', path: '/customers', tag: 'customers', scope: 'customers:write',
     summary: 'Create a customer, or return the existing one with the same email, phone or external_id',
-    body: struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }),
+    body: withSchema(struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }), oneOfRequired(['email', 'phone', 'external_id'])),
     response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
     handler: async ({ app, principal, body, requestId }) => {
       const ctx = commandContext(principal, requestId);
