@@ -19,3 +19,4 @@ export * from './resources/conversation';
 export * from './resources/message';
 export * from './resources/webhook';
 export * from './resources/agent';
+export * from './middleware/utf8';

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
-import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext } from '@support/http';
+import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext, utf8Check, utf8Watch } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 import { mountMcp } from './mcp/mount';
@@ -34,7 +34,9 @@ export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[
   });
   koa.use(identify(app));
   koa.use(rateLimit(app));
+  koa.use(utf8Watch(BODY_LIMIT_BYTES));
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true }));
+  koa.use(utf8Check);
 
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {

@@ -73,6 +73,18 @@ t.test('Content-Encoding: decoded when valid, 400 when the body does not decode,
   t.notOk(svc.output.some((l) => /unhandled error/.test(l)), 'nothing reached the 500 path');
 });
 
+t.test('a body that is not valid UTF-8 is refused (400); valid multibyte text is kept', async (t) => {
+  const json = { 'Content-Type': 'application/json' };
+  const bad = Buffer.concat([Buffer.from('{"email":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('@example.com"}')]);
+  const r = await raw('POST', '/customers', json, bad);
+  t.strictSame([r.status, r.body?.error?.message], [400, 'The request body is not valid UTF-8']);
+  const truncated = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xc3]), Buffer.from('"}')]);
+  t.equal((await raw('POST', '/tags', json, truncated)).status, 400, 'a cut multibyte sequence');
+  const good = await raw('POST', '/tags', json, Buffer.from(JSON.stringify({ name: 'café ✓ 日本' })));
+  t.equal(good.status, 201);
+  t.equal(good.body.name, 'café ✓ 日本');
+});
+
 t.test('a route whose body is required answers 400 to a request with none', async (t) => {
   const tag = (await ws.api.post('/tags', { name: 'needs-body' })).body;
   for (const path of [`/tags/${tag.id}`, '/agent']) {
