@@ -158,11 +158,6 @@ export class Reranker {
     return vs.map((v) => dot(q!, v));
   }
 
-  /** Embeds passages ahead of their first search (e.g. when an article is indexed). */
-  async warm(passages: readonly Passage[]): Promise<void> {
-    await this.embed(passages.map(passageForEmbedding));
-  }
-
   /**
    * The same hits re-scored and re-sorted: `similarity` = cosine(query,
    * passage), `score` = similarity + FUSION_BM25_WEIGHT × score / best score

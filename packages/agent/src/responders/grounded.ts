@@ -1,6 +1,7 @@
 import { terms } from '../knowledge/text';
 import { MIN_SIMILARITY, MIN_SIMILARITY_WITH_TERMS } from '../knowledge/embeddings';
 import type { Passage, SearchHit } from '../knowledge/types';
+import { ANSWER_LIMITS, distinctBy } from './answer';
 import type { Answer, Question, Responder, ResponseLength, Tone } from './types';
 
 /*
@@ -30,9 +31,6 @@ const UNITS_PER_BUBBLE = 2;
 const BUBBLE_CHARS = 420;
 /** List items glued to the sentence that introduces them (`…these steps:`). */
 const LIST_ITEMS_PER_LEAD = 6;
-const MAX_QUICK_REPLIES = 3;
-const MAX_BUTTONS = 5;
-const MAX_IMAGES = 5;
 
 interface Wording { greeting: string; closing: string; unknown: string }
 
@@ -213,11 +211,6 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
 export const relevantHits = (message: string, hits: readonly SearchHit[]): SearchHit[] =>
   judgeHits(message, hits).filter((s) => s.relevant).map((s) => s.hit);
 
-const distinctBy = <A>(items: A[], key: (a: A) => string): A[] => {
-  const seen = new Set<string>();
-  return items.filter((a) => (seen.has(key(a)) ? false : (seen.add(key(a)), true)));
-};
-
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
  *
@@ -286,15 +279,15 @@ export const groundedAnswer = (question: Question): Answer => {
   const cited = distinctBy(chosen.map((c) => c.hit), (h) => h.passage.id);
   const sources = distinctBy(cited.map((h) => h.passage.title), (s) => s);
   const links = cited.map((h) => extractLinks(h.passage.text));
-  const buttons = distinctBy(links.flatMap((l) => l.buttons), (b) => b.url).slice(0, MAX_BUTTONS);
-  const images = distinctBy(links.flatMap((l) => l.images), (i) => i).slice(0, MAX_IMAGES);
+  const buttons = distinctBy(links.flatMap((l) => l.buttons), (b) => b.url).slice(0, ANSWER_LIMITS.buttons);
+  const images = distinctBy(links.flatMap((l) => l.images), (i) => i).slice(0, ANSWER_LIMITS.images);
 
   const citedArticles = new Set(cited.map((h) => h.passage.articleId));
   const citedTitles = new Set(sources);
   const quick_replies = distinctBy(
     judged.filter((s) => s.related && !citedArticles.has(s.hit.passage.articleId) && !citedTitles.has(s.hit.passage.title)).map((s) => s.hit),
     (h) => h.passage.articleId,
-  ).map((h) => quickReplyFor(h.passage.title)).filter((q, i, all) => all.indexOf(q) === i).slice(0, MAX_QUICK_REPLIES);
+  ).map((h) => quickReplyFor(h.passage.title)).filter((q, i, all) => all.indexOf(q) === i).slice(0, ANSWER_LIMITS.quickReplies);
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
 };

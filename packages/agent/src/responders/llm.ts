@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import type { SearchHit } from '../knowledge/types';
+import { ANSWER_LIMITS, distinctBy } from './answer';
 import type { Answer, AnswerSettings, HistoryEntry, ModelTier, Question, Responder } from './types';
 
 export interface LlmResponderOptions {
@@ -19,9 +20,6 @@ export interface LlmResponderOptions {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_MESSAGES = 4;
-const MAX_QUICK_REPLIES = 3;
-const MAX_BUTTONS = 5;
-const MAX_IMAGES = 5;
 /** Context passages longer than this are cut (the index's passages are sections, usually far shorter). */
 const MAX_PASSAGE_CHARS = 4000;
 
@@ -124,28 +122,18 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
-const distinct = <A>(items: A[], key: (a: A) => string): A[] => {
-  const seen = new Set<string>();
-  return items.filter((a) => {
-    const k = key(a);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-};
-
 /** Model output → Answer: caps, trimming, http(s) only, sources from valid citations only. Null when it has no message. */
 export const toAnswer = (output: ModelAnswer, hits: readonly SearchHit[]): Answer | null => {
   const messages = output.messages.map((m) => m.trim()).filter((m) => m !== '').slice(0, MAX_MESSAGES);
   if (messages.length === 0) return null;
-  const cited = distinct((output.citations ?? []).filter((n) => Number.isInteger(n) && n >= 1 && n <= hits.length), String);
-  const sources = distinct(cited.map((n) => hits[n - 1].passage.title), (s) => s);
-  const quick_replies = distinct((output.quick_replies ?? []).map((q) => q.trim()).filter((q) => q !== ''), (q) => q).slice(0, MAX_QUICK_REPLIES);
-  const buttons = distinct(
+  const cited = distinctBy((output.citations ?? []).filter((n) => Number.isInteger(n) && n >= 1 && n <= hits.length), String);
+  const sources = distinctBy(cited.map((n) => hits[n - 1].passage.title), (s) => s);
+  const quick_replies = distinctBy((output.quick_replies ?? []).map((q) => q.trim()).filter((q) => q !== ''), (q) => q).slice(0, ANSWER_LIMITS.quickReplies);
+  const buttons = distinctBy(
     (output.buttons ?? []).map((b) => ({ text: b.text.trim(), url: b.url.trim() })).filter((b) => b.text !== '' && isHttpUrl(b.url)),
     (b) => b.url,
-  ).slice(0, MAX_BUTTONS);
-  const images = distinct((output.images ?? []).map((i) => i.trim()).filter(isHttpUrl), (i) => i).slice(0, MAX_IMAGES);
+  ).slice(0, ANSWER_LIMITS.buttons);
+  const images = distinctBy((output.images ?? []).map((i) => i.trim()).filter(isHttpUrl), (i) => i).slice(0, ANSWER_LIMITS.images);
   return { messages, quick_replies, buttons, images, sources, grounded: cited.length > 0 };
 };
 

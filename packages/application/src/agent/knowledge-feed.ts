@@ -85,12 +85,10 @@ export class KnowledgeFeed {
         const { id, workspace_id, title, content, status, ai_agent_enabled, indexed } = e.data;
         this.articles.set(id, { id, workspace_id, title, content, status, ai_agent_enabled, indexed });
       } else if (current && e.type === 'knowledge_base_article.updated') {
-        const { title, content, status, ai_agent_enabled, indexed } = e.data.changes;
-        this.articles.set(current.id, {
-          ...current, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(status !== undefined ? { status } : {}),
-          ...(ai_agent_enabled !== undefined ? { ai_agent_enabled } : {}), ...(indexed !== undefined ? { indexed } : {}),
-        });
-        if (title === undefined && content === undefined && status === undefined && ai_agent_enabled === undefined) continue;
+        const given = Object.entries(e.data.changes).filter(([key, value]) => value !== undefined && key in current);
+        this.articles.set(current.id, { ...current, ...Object.fromEntries(given) });
+        // Only the fields the index reads make it index again (`indexed` is its own output).
+        if (!given.some(([key]) => key !== 'indexed')) continue;
       } else if (current && e.type === 'knowledge_base_article.indexed') {
         this.articles.set(current.id, { ...current, indexed: e.data.indexed });
         continue;

@@ -1,8 +1,7 @@
 import { Answer, abuseVerdict, findLead, HistoryEntry, Lead, matchKeyword, Responder } from '@support/agent';
 import {
-  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, Plan, planLimit, tiersOf, TurnOutcome,
+  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, Plan, planLimitError, tiersOf, TurnOutcome,
 } from '@support/domain';
-import * as E from 'fp-ts/Either';
 import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
@@ -62,10 +61,7 @@ export class AgentTurns {
     if (!settings.is_enabled) throw failure('conflict', 'The AI agent is disabled for this workspace; enable it with PATCH /agent {"is_enabled": true}.');
     if (!settings.deployed_channels.api) throw failure('conflict', 'The AI agent is not deployed on the API channel; set deployed_channels.api to true with PATCH /agent.');
     const tier = settings.model_tier;
-    if (!tiersOf(workspace.plan as Plan).includes(tier)) {
-      const refused = planLimit(tier, workspace.plan as Plan);
-      if (E.isLeft(refused)) throw new DomainFailure(refused.left);
-    }
+    if (!tiersOf(workspace.plan as Plan).includes(tier)) throw new DomainFailure(planLimitError(tier, workspace.plan as Plan));
 
     const existing = input.conversation_id ? await this.existing(ctx.workspaceId, input.conversation_id) : null;
     // A bad `customer` is refused before anything is charged or written.
@@ -74,10 +70,9 @@ export class AgentTurns {
     const history = existing?.history ?? [];
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
     const customerMessageId = this.deps.ids.next(ID_PREFIX.message);
-    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, existing?.state ?? null, history, input.message);
-
-    const turnId = this.deps.ids.next('turn_');
-    const cost = CREDITS_PER_REPLY[tier];
+    const turn = { id: this.deps.ids.next('turn_'), cost: CREDITS_PER_REPLY[tier] };
+    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message);
+    const { id: turnId, cost } = turn;
     if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
     let replied = false;
     let escalated = false;
@@ -88,7 +83,7 @@ export class AgentTurns {
       const recorded = await executeAll(this.deps, ctx, conversationAggregate, conversationStream(conversationId), [...creation, {
         type: 'agent_turn', workspace_id: ctx.workspaceId,
         customer_message: { id: customerMessageId, content: input.message, attachments: input.attachments ?? [] },
-        outcome: outcome.kind === 'reply' ? { ...outcome, turn_id: turnId, credits_used: cost, model_tier: tier } : outcome,
+        outcome,
       }]);
       replied = recorded.events.some((e) => e.type === 'agent.replied');
       escalated = recorded.events.some((e) => e.type === 'agent.escalated');
@@ -119,7 +114,7 @@ export class AgentTurns {
   }
 
   /** What the agent does with this message; no I/O but retrieval and the responder. */
-  private async decide(workspaceId: string, settings: AgentSettings, state: ConversationState | null, history: { sender_type: string; content: string; created_at: string }[], message: string): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
+  private async decide(workspaceId: string, settings: AgentSettings, turn: { id: string; cost: number }, state: ConversationState | null, history: { sender_type: string; content: string; created_at: string }[], message: string): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
     const none = { outcome: { kind: 'none' } as TurnOutcome, answer: null };
     if (state && !aiMayReply(state)) return none;
     const abuse = abuseVerdict(history, message, this.parts.clock.now());
@@ -143,11 +138,8 @@ export class AgentTurns {
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;
-    return {
-      // Ids, price and tier are filled in by the caller.
-      outcome: { kind: 'reply', turn_id: '', replies: answer.messages.map((content) => ({ id: this.deps.ids.next(ID_PREFIX.message), content })), credits_used: 0, model_tier: settings.model_tier, sources: answer.sources },
-      answer,
-    };
+    const replies = answer.messages.map((content) => ({ id: this.deps.ids.next(ID_PREFIX.message), content }));
+    return { outcome: { kind: 'reply', turn_id: turn.id, replies, credits_used: turn.cost, model_tier: settings.model_tier, sources: answer.sources }, answer };
   }
 
   /** Lead capture: contact details in the message update the conversation's customer (made if needed). */

@@ -4,7 +4,6 @@ import { CustomerInput, Customers, customerStream } from './customers';
 import { Aggregate, CommandContext, Deps, execute, load } from './execute';
 
 export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = { decider: conversationDecider, codec: ConversationEvent };
-const conversation = conversationAggregate;
 export const conversationStream = (id: string) => `conversation-${id}`;
 
 type Update = Extract<ConversationCommand, { type: 'update' }>['changes'];
@@ -20,7 +19,7 @@ export class Conversations {
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
   async create(ctx: CommandContext & { workspaceId: string }, input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
     const { id, command } = await this.creation(ctx, input);
-    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), command);
+    const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), command);
     return { id, position: outcome.position };
   }
 
@@ -47,7 +46,7 @@ export class Conversations {
   }
 
   async update(ctx: CommandContext & { workspaceId: string }, id: string, changes: Update) {
-    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+    const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), {
       type: 'update', workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), changes,
     });
     return { id, position: outcome.position };
@@ -56,7 +55,7 @@ export class Conversations {
   /** Links a conversation that had no customer to one (a lead the agent captured). */
   async linkCustomer(ctx: CommandContext & { workspaceId: string }, id: string, customerId: string): Promise<Position | null> {
     const { state } = await load(this.deps, { decider: customerDecider, codec: CustomerEvent }, customerStream(customerId));
-    const outcome = await execute(this.deps, ctx, conversation, conversationStream(id), {
+    const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), {
       type: 'link_customer', workspace_id: ctx.workspaceId, customer_id: customerId,
       customer_name: state.exists ? state.name : null, customer_email: state.exists ? state.email : null,
     });
@@ -69,7 +68,7 @@ export class Conversations {
    */
   async postMessage(ctx: CommandContext & { workspaceId: string }, conversationId: string, input: MessageInput) {
     const id = this.deps.ids.next(ID_PREFIX.message);
-    const outcome = await execute(this.deps, ctx, conversation, conversationStream(conversationId), {
+    const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(conversationId), {
       type: 'post_message', workspace_id: ctx.workspaceId, id, sender_type: 'agent', sender_id: ctx.actor, visibility: 'public',
       content: input.content, attachments: input.attachments ?? [], channel_metadata: input.channel_metadata ?? {},
       client_message_id: input.client_message_id ?? null,

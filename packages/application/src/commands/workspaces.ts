@@ -64,8 +64,7 @@ export class Workspaces {
    * charge, hence the generous bound.
    */
   async charge(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string, conversationId: string) {
-    const outcome = await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId }, CHARGE_ATTEMPTS);
-    return { position: outcome.position, balance: outcome.state.exists ? outcome.state.credits : 0 };
+    return (await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId }, CHARGE_ATTEMPTS)).position;
   }
 
   /** Gives a charge back when its turn recorded no reply. */

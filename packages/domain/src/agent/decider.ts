@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
+import { changedFields, Decider, DomainError, fail } from '../decider';
 import { CHANNELS } from '../conversation/events';
 import { Plan, tiersOf } from '../plans';
 import { AgentChanges, AgentEvent, AgentSettings, Escalation, ModelTier } from './events';
@@ -41,12 +41,14 @@ const checkPatch = (p: AgentPatch, plan: Plan) => {
     return fail('validation', 'escalation.after_replies must be a whole number from 1 to 10, or null');
   }
   if (p.escalation?.keywords?.some((k) => k.trim() === '')) return fail('validation', 'escalation.keywords must not contain blank keywords');
-  if (p.model_tier !== undefined && !tiersOf(plan).includes(p.model_tier)) return planLimit(p.model_tier, plan);
+  if (p.model_tier !== undefined && !tiersOf(plan).includes(p.model_tier)) return E.left(planLimitError(p.model_tier, plan));
   return E.right(undefined);
 };
 
-export const planLimit = (tier: ModelTier, plan: Plan) =>
-  fail('plan_limit', `The ${plan} plan does not include the ${tier} model tier (it includes: ${tiersOf(plan).join(', ') || 'none'}).`, { model_tier: tier, plan });
+/** A model tier the workspace's plan does not include (403 PLAN_LIMIT_REACHED). */
+export const planLimitError = (tier: ModelTier, plan: Plan): DomainError => ({
+  kind: 'plan_limit', message: `The ${plan} plan does not include the ${tier} model tier (it includes: ${tiersOf(plan).join(', ') || 'none'}).`, details: { model_tier: tier, plan },
+});
 
 /**
  * The agent configuration of a workspace (stream `agent-<workspace id>`). A PATCH changes only
