@@ -33,6 +33,21 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     t.same((await people.find({})).items, []);
   });
 
+  t.test('update sets only the given fields, when the document matches', async (t) => {
+    await people.put(person(30));
+    t.equal(await people.update('p_0030', { name: 'Set', rank: 9 }), true);
+    t.strictSame(await people.get('p_0030'), person(30, { name: 'Set', rank: 9 }), 'other fields are kept');
+    t.equal(await people.update('p_0030', { name: null }, { rank: 9, vip: true }), true, 'null is stored; conditions on numbers and booleans');
+    t.strictSame((await people.get('p_0030'))?.name, null);
+    t.equal(await people.update('p_0030', { rank: 1 }, { rank: 8 }), false, 'a condition that does not hold changes nothing');
+    t.equal(await people.update('p_0030', { rank: 1 }, { name: 'Set' }), false);
+    t.equal(await people.update('p_0030', { rank: 1 }, { name: null, missing_field: null }), true, 'null matches a null or missing field');
+    t.strictSame(await people.get('p_0030'), person(30, { name: null, rank: 1 }));
+    t.equal(await people.update('p_none', { rank: 1 }), false, 'nothing is created');
+    t.equal(await people.get('p_none'), null);
+    await people.delete('p_0030');
+  });
+
   t.test('find filters by equality, booleans and null', async (t) => {
     for (let n = 1; n <= 12; n++) await people.put(person(n, n === 12 ? { name: null } : {}));
     const odd = await people.find({ where: { workspace_id: 'ws_odd' } });

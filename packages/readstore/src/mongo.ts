@@ -1,5 +1,5 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type Sort } from 'mongodb';
-import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore } from './port';
+import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
 
@@ -54,6 +54,15 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
       if ((err as { code?: number }).code === 11000) return false;
       throw err;
     }
+  }
+
+  async update(id: string, set: Partial<T>, where: Record<string, Scalar> = {}): Promise<boolean> {
+    await this.ready;
+    const fields = Object.entries(set).filter(([f]) => f !== 'id');
+    if (fields.length === 0) throw new Error('update needs at least one field');
+    const filter = { _id: id, ...Object.fromEntries(Object.entries(where).map(([f, v]) => [checkField(f), v])) } as Filter<Stored>;
+    const result = await this.c.updateOne(filter, { $set: Object.fromEntries(fields.map(([f, v]) => [checkField(f), v ?? null])) as Partial<Stored> });
+    return result.matchedCount === 1;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -37,6 +37,12 @@ export interface Collection<T extends Doc> {
   put(doc: T): Promise<void>;
   /** Inserts only when the id is free; false when a document with that id exists. */
   insert(doc: T): Promise<boolean>;
+  /**
+   * Sets only the given top-level fields, and only when the document exists and every `where`
+   * field equals its value (null matches a missing or null field): a compare-and-set, so two
+   * writers that own different fields never overwrite each other. True when it was updated.
+   */
+  update(id: string, set: Partial<T>, where?: Record<string, Scalar>): Promise<boolean>;
   delete(id: string): Promise<boolean>;
   /** Removes every document (for projection rebuilds). */
   clear(): Promise<void>;

@@ -65,6 +65,21 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.stmt(`INSERT OR IGNORE INTO "${this.table}" (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)).changes === 1;
   }
 
+  async update(id: string, set: Partial<T>, where: Record<string, Scalar> = {}): Promise<boolean> {
+    const fields = Object.keys(set).filter((f) => f !== 'id');
+    if (fields.length === 0) throw new Error('update needs at least one field');
+    // json_set with json(?) stores each value as JSON (null stays null, unlike json_patch).
+    const assignments = fields.map((f) => `'$.${checkField(f)}', json(?)`).join(', ');
+    const params: Scalar[] = fields.map((f) => JSON.stringify((set as Record<string, unknown>)[f] ?? null));
+    const conditions = ['id = ?'];
+    params.push(id);
+    for (const [field, value] of Object.entries(where)) {
+      if (value === null) conditions.push(`${path(field)} IS NULL`);
+      else { conditions.push(`${path(field)} = ?`); params.push(bind(value)); }
+    }
+    return this.stmt(`UPDATE "${this.table}" SET doc = json_set(doc, ${assignments}) WHERE ${conditions.join(' AND ')}`).run(...params).changes === 1;
+  }
+
   async delete(id: string): Promise<boolean> {
     return this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`).run(id).changes === 1;
   }

@@ -1,4 +1,5 @@
 import type { Application, DeliveryDoc, Logger } from '@support/application';
+import { retryDelay } from '@support/eventstore';
 import { MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
 
 export interface DelivererOptions {
@@ -87,7 +88,7 @@ export class Deliverer {
     const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
     // A ping is sent even to a disabled endpoint: that is how one checks it works again.
     if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
-      await app.webhookRecords.deliveryDocs.put({ ...doc, status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' });
+      await app.webhookRecords.cancel(doc, endpoint ? 'endpoint disabled' : 'endpoint deleted');
       return;
     }
     const event = await app.webhookRecords.eventDocs.get(doc.event_id);
@@ -107,29 +108,39 @@ export class Deliverer {
         'Service-Webhook-Id': doc.id,
       },
     }, app.webhookGuard, this.options.extra);
+    // The endpoint counts it first (the disable rule sees every failure), then the delivery
+    // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.
+    const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
+    await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => app.webhookEndpoints.recordAttempt(endpoint.id, report));
     await this.book(doc, attempt, result);
-    await app.webhookEndpoints.recordAttempt(endpoint.id, {
-      delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result),
-    });
   }
 
-  /** Records an attempt and decides what comes next. */
+  /** Books an attempt's outcome on the delivery and schedules what comes next. */
   private async book(doc: DeliveryDoc, attempt: number, result: SendResult): Promise<void> {
-    const now = this.app.clock.now();
     const final = result.ok || result.status === 410 || attempt >= MAX_ATTEMPTS;
-    const next = final ? null : now.getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
-    await this.app.webhookRecords.deliveryDocs.put({
-      ...doc,
-      attempt_count: attempt,
-      status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
-      next_retry_ms: next,
-      next_retry_at: next === null ? null : new Date(next).toISOString(),
-      last_attempt_at: now.toISOString(),
-      response_status: result.status,
-      response_body: result.responseBody,
-      last_error: result.ok ? null : result.error,
-    });
+    const next = final ? null : this.app.clock.now().getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
+    const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next };
+    await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
     if (!result.ok) this.log.info('delivery attempt failed', { delivery_id: doc.id, attempt, status: result.status, error: result.error, next_retry_at: next && new Date(next).toISOString() });
+  }
+
+  /**
+   * Bookkeeping that must not be lost to a passing store error: retried with capped backoff
+   * until it is written, or until the dispatcher stops (then the lease, once expired, books the
+   * attempt as interrupted).
+   */
+  private async persist(what: string, fields: Record<string, unknown>, write: () => Promise<unknown>): Promise<void> {
+    for (let failures = 1; ; failures++) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (!this.running) throw err;
+        const delay = retryDelay(failures, 50, 5000);
+        this.log.warn(`${what} failed; retrying`, { ...fields, failures, retry_in_ms: delay, error: String(err) });
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
   }
 }
 

@@ -23,6 +23,7 @@ const flaky = (inner: ReadStore) => {
         get: (id) => c.get(id), find: (q) => c.find(q), delete: (id) => c.delete(id), clear: () => c.clear(),
         put: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.put(doc)),
         insert: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.insert(doc)),
+        update: (id, set, where) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.update(id, set, where)),
       };
     },
   };

@@ -23,7 +23,8 @@ export interface Reply { status: number; headers?: Record<string, string>; body?
  */
 export class Receiver {
   readonly received: Received[] = [];
-  reply: (r: Received) => Reply = () => ({ status: 200, body: 'ok' });
+  /** May answer later (a promise): a test can hold attempts in flight until it releases them. */
+  reply: (r: Received) => Reply | Promise<Reply> = () => ({ status: 200, body: 'ok' });
 
   private constructor(private readonly server: https.Server, readonly caFile: string) {}
 
@@ -45,8 +46,9 @@ export class Receiver {
         try { body = JSON.parse(raw.toString()); } catch { body = raw.toString(); }
         const r: Received = { path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
         self.received.push(r);
-        const reply = self.reply(r);
-        setTimeout(() => { res.writeHead(reply.status, reply.headers ?? {}); res.end(reply.body ?? ''); }, reply.delayMs ?? 0);
+        void Promise.resolve(self.reply(r)).then((reply) => {
+          setTimeout(() => { res.writeHead(reply.status, reply.headers ?? {}); res.end(reply.body ?? ''); }, reply.delayMs ?? 0);
+        });
       });
     });
     self = new Receiver(server, caFile);

@@ -1,7 +1,8 @@
 import { ID_PREFIX, WebhookEndpointChanges, WebhookEndpointCommand, webhookEndpointDecider, WebhookEndpointEvent, WebhookEndpointState } from '@support/domain';
 import { checkWebhookUrl, GuardOptions, newSigningSecret } from '@support/webhooks';
 import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute } from './execute';
+import { Aggregate, CommandContext, Deps, execute, executeAll } from './execute';
+import { KeyedBatches } from './keyed-batches';
 
 const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = { decider: webhookEndpointDecider, codec: WebhookEndpointEvent };
 export const webhookEndpointStream = (id: string) => `webhook_endpoint-${id}`;
@@ -10,6 +11,9 @@ export const webhookEndpointStream = (id: string) => `webhook_endpoint-${id}`;
 export const MAX_ENDPOINTS = 16;
 
 type Ctx = CommandContext & { workspaceId: string };
+
+/** One delivery attempt's outcome, as the dispatcher reports it. `gone`: the receiver answered 410. */
+export interface AttemptReport { delivery_id: string; ok: boolean; gone: boolean; error: string | null }
 
 export class WebhookEndpoints {
   constructor(private readonly deps: Deps, private readonly guard: GuardOptions, private readonly countEndpoints: (workspaceId: string) => Promise<number>) {}
@@ -50,9 +54,17 @@ export class WebhookEndpoints {
   }
 
   /** The dispatcher's report of one attempt: counts failures, disables at the threshold or on 410. */
-  async recordAttempt(id: string, attempt: { delivery_id: string; ok: boolean; gone: boolean; error: string | null }) {
-    const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
-    const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'record_attempt', ...attempt });
-    return outcome.events;
+  recordAttempt(id: string, attempt: AttemptReport): Promise<void> {
+    return this.attempts.add(id, attempt);
   }
+
+  /**
+   * Every report counts, exactly: reports for one endpoint are booked by one writer, in
+   * batches (one append each), and a conflict with another process or a PATCH is decided
+   * again until booked, as each conflict means another writer got through.
+   */
+  private readonly attempts = new KeyedBatches<AttemptReport>(async (id, reports) => {
+    const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
+    await executeAll(this.deps, ctx, endpoint, webhookEndpointStream(id), reports.map((r) => ({ type: 'record_attempt' as const, ...r })), Infinity);
+  });
 }

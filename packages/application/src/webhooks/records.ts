@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Collection, Doc, ReadStore } from '@support/readstore';
 import { Clock } from '../clock';
@@ -29,6 +30,23 @@ export interface DeliveryDoc extends Doc {
   /** Why the last attempt failed without a response (timeout, refused address…). */
   last_error: string | null;
   created_at: string;
+  /**
+   * Changes at every scheduling decision (enqueue, retry operation, booked outcome): an
+   * attempt books its schedule only if the one it was taken under still stands, so a retry
+   * requested while it was in flight is not overwritten.
+   */
+  schedule_id?: string;
+}
+
+/** What one attempt found out; the delivery's other fields belong to other writers. */
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The receiver's status; null when there was no answer. */
+  status: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** When to try again; null when the delivery is done. */
+  nextRetryMs: number | null;
 }
 
 interface LeaseDoc extends Doc { expires_ms: number }
@@ -72,7 +90,7 @@ export class WebhookRecords {
     const now = this.clock.now();
     await this.deliveryDocs.insert({
       ...delivery, status: 'pending', attempt_count: 0, next_retry_ms: now.getTime(), next_retry_at: now.toISOString(),
-      last_attempt_at: null, response_status: null, response_body: null, last_error: null, created_at: now.toISOString(),
+      last_attempt_at: null, response_status: null, response_body: null, last_error: null, created_at: now.toISOString(), schedule_id: randomUUID(),
     });
     this.due.emit('due');
   }
@@ -82,9 +100,43 @@ export class WebhookRecords {
     const doc = await this.deliveries.get(workspaceId, id);
     if (!doc || doc.endpoint_id !== endpointId) return false;
     const now = this.clock.now();
-    await this.deliveryDocs.put({ ...doc, status: 'pending', next_retry_ms: now.getTime(), next_retry_at: now.toISOString() });
+    // Only the schedule: an attempt in flight still books its outcome (and its count).
+    await this.deliveryDocs.update(id, { status: 'pending', next_retry_ms: now.getTime(), next_retry_at: now.toISOString(), schedule_id: randomUUID() });
     this.due.emit('due');
     return true;
+  }
+
+  /**
+   * Books attempt `doc.attempt_count + 1` of `doc` (the delivery as it was when the attempt
+   * was taken). The outcome's fields are always written, once per attempt; the next schedule
+   * only if no retry was requested meanwhile (then that retry's schedule stands). False when
+   * the attempt was booked already.
+   */
+  async book(doc: DeliveryDoc, outcome: AttemptOutcome): Promise<boolean> {
+    const now = this.clock.now();
+    const result = {
+      attempt_count: doc.attempt_count + 1,
+      last_attempt_at: now.toISOString(),
+      response_status: outcome.status,
+      response_body: outcome.responseBody,
+      last_error: outcome.ok ? null : outcome.error,
+    };
+    const schedule = {
+      status: (outcome.ok ? 'succeeded' : outcome.nextRetryMs === null ? 'failed' : 'pending') as DeliveryStatus,
+      next_retry_ms: outcome.nextRetryMs,
+      next_retry_at: outcome.nextRetryMs === null ? null : new Date(outcome.nextRetryMs).toISOString(),
+      schedule_id: randomUUID(),
+    };
+    const taken = { attempt_count: doc.attempt_count };
+    if (await this.deliveryDocs.update(doc.id, { ...result, ...schedule }, { ...taken, schedule_id: doc.schedule_id ?? null })) return true;
+    return this.deliveryDocs.update(doc.id, result, taken);
+  }
+
+  /** The endpoint is gone or disabled: nothing more is sent, unless a retry was requested meanwhile. */
+  async cancel(doc: DeliveryDoc, reason: string): Promise<void> {
+    await this.deliveryDocs.update(doc.id, { status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: reason, schedule_id: randomUUID() }, {
+      attempt_count: doc.attempt_count, schedule_id: doc.schedule_id ?? null,
+    });
   }
 
   /**
