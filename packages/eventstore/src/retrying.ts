@@ -10,6 +10,8 @@ export interface ConsumerHealth {
   last_error: string | null;
   /** The position after the last event handled. */
   position: string;
+  /** Age of the oldest event received but not yet handled (0 when caught up): how far behind it is. */
+  lag_ms: number;
 }
 
 export interface RetryLog {
@@ -29,7 +31,9 @@ export class RetryingSubscription {
   private subscription: Subscription | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
-  private readonly state: ConsumerHealth;
+  private readonly state: Omit<ConsumerHealth, 'lag_ms'>;
+  /** When the oldest event not yet handled happened; null when none is waiting. */
+  private pendingSince: number | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -38,6 +42,7 @@ export class RetryingSubscription {
     private readonly handler: (batch: RecordedEvent[]) => Promise<void>,
     private readonly log: RetryLog,
     private readonly backoff = { baseMs: 100, maxMs: 30_000 },
+    private readonly now: () => number = Date.now,
   ) {
     this.state = { name, status: 'stopped', failures: 0, last_error: null, position: formatPosition(position) };
   }
@@ -46,7 +51,9 @@ export class RetryingSubscription {
     this.stopped = false;
     this.state.status = this.state.failures ? 'retrying' : 'running';
     this.subscription = this.events.subscribe(this.position, async (batch) => {
+      this.pendingSince ??= Date.parse(batch[0].metadata.occurred_at);
       await this.handler(batch);
+      this.pendingSince = null;
       this.position = batch[batch.length - 1].position;
       this.state.position = formatPosition(this.position);
       if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
@@ -65,7 +72,7 @@ export class RetryingSubscription {
   }
 
   health(): ConsumerHealth {
-    return { ...this.state };
+    return { ...this.state, lag_ms: this.pendingSince === null ? 0 : Math.max(0, this.now() - this.pendingSince) };
   }
 
   private failed(err: unknown): void {

@@ -1,8 +1,13 @@
-import { LogConsumer, type Application, type Logger } from '@support/application';
+import { LogConsumer, type Application, type Logger, type LogConsumerOptions } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
 import type { Mailer } from '@support/webhooks';
 
-const SEND_ATTEMPTS = 5;
+/**
+ * A mail server that is down is waited for (1 s doubling to 1 min); a notice that fails the
+ * same way 8 times in a row (about 2 minutes: a refused address, a rejected message) is skipped
+ * and logged with its position, so later notices still go out.
+ */
+export const NOTIFIER_RETRY: LogConsumerOptions = { backoff: { baseMs: 1000, maxMs: 60_000 }, skipPoisonAfter: 8 };
 
 /**
  * Mails workspace notices that endpoint events call for: the warning at 10 consecutive
@@ -10,8 +15,8 @@ const SEND_ATTEMPTS = 5;
  * so a notice whose mail failed or was cut off by a crash is sent after the restart.
  */
 export class Notifier extends LogConsumer {
-  constructor(private readonly app: Application, private readonly mailer: Mailer, private readonly mailLog: Logger) {
-    super(app.engines.events, app.engines.reads, 'notifier', (event) => this.notify(event), mailLog);
+  constructor(private readonly app: Application, private readonly mailer: Mailer, private readonly mailLog: Logger, options: LogConsumerOptions = NOTIFIER_RETRY) {
+    super(app.engines.events, app.engines.reads, 'notifier', (event) => this.notify(event), mailLog, options);
   }
 
   private async notify(event: RecordedEvent): Promise<void> {
@@ -38,15 +43,7 @@ export class Notifier extends LogConsumer {
         disabled ? 'Fix the receiver, then re-enable it with PATCH /v1/webhook_endpoints/{id} and status "enabled".' : 'Check that the receiver answers 2xx within 10 seconds.',
       ].join('\n'),
     };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.mailer.send(mail);
-        this.mailLog.info('workspace notified', { workspace_id: workspace.id, endpoint_id: endpoint.id, subject: mail.subject });
-        return;
-      } catch (err) {
-        if (attempt >= SEND_ATTEMPTS) throw err;
-        await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
-      }
-    }
+    await this.mailer.send(mail);
+    this.mailLog.info('workspace notified', { workspace_id: workspace.id, endpoint_id: endpoint.id, subject: mail.subject });
   }
 }

@@ -45,7 +45,7 @@ t.test('the projector retries a failing read store and catches up; health shows 
 
   state.failing = true;
   const written = await Promise.all(Array.from({ length: 5 }, (_, i) => app.customers.createOrMatch(ctx, { email: `c${i}@example.com` })));
-  await until(async () => app.projector!.health()!.failures >= 2, 5000);
+  await until(async () => app.projector!.health()!.failures >= 2 && app.projector!.health()!.lag_ms > 0, 5000);
   t.match(app.projector!.health(), { name: 'projector', status: 'retrying', last_error: 'read store unavailable' });
   t.ok(lines.some((l) => /consumer failed; retrying/.test(l)), 'each failure is logged with its backoff');
 
@@ -55,6 +55,7 @@ t.test('the projector retries a failing read store and catches up; health shows 
   await until(async () => app.projector!.health()!.status === 'running', 5000);
   for (const w of written) t.ok(await app.reads.customers.get(workspace.id, w.id), `customer ${w.id} is readable`);
   t.equal(app.projector!.health()!.failures, 0);
+  t.strictSame(app.projector!.health()!.lag_ms, 0, 'caught up: no lag');
 });
 
 t.test('a log consumer retries a failing batch, then handles every event once, in order', async (t) => {
@@ -76,4 +77,53 @@ t.test('a log consumer retries a failing batch, then handles every event once, i
   // The batch that failed is delivered again whole: events before the failure inside it repeat.
   t.strictSame([...new Set(handled)], ['0', '1', '2', '3', '4'], 'nothing lost, in order');
   t.equal(failuresLeft, 0, 'it failed three times and went on');
+});
+
+const append = async (events: ReturnType<typeof openEngines>['events'], count: number) => {
+  for (let n = 0; n < count; n++) {
+    await events.append(`test-${n}`, [{ id: `00000000-0000-4000-8000-00000000000${n}`, type: 'test.happened', data: { n }, metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date(0).toISOString() } }], 'no_stream');
+  }
+};
+
+t.test('a consumer that may skip: an event failing the same way N times is logged with its position and skipped', async (t) => {
+  const dir = tempDir('poison-');
+  const engines = openEngines(loadConfig({ DATA_DIR: dir }));
+  t.teardown(async () => { await engines.close(); removeDir(dir); });
+  const handled: number[] = [];
+  const lines: string[] = [];
+  let tries = 0;
+  const consumer = new LogConsumer(engines.events, engines.reads, 'poison-consumer', async (e: RecordedEvent) => {
+    const { n } = e.data as { n: number };
+    if (n === 2) { tries++; throw new Error('550 mailbox unavailable'); }
+    handled.push(n);
+  }, jsonLogger('info', {}, (l) => lines.push(l)), { backoff: { baseMs: 1, maxMs: 5 }, skipPoisonAfter: 3 });
+  await append(engines.events, 5);
+  await consumer.start();
+  await until(async () => handled.includes(4), 10_000);
+  t.match(consumer.health(), { status: 'running', skipped: 1 });
+  await consumer.stop();
+  t.strictSame([...new Set(handled)], [0, 1, 3, 4], 'the rest goes on');
+  t.strictSame(tries, 3, 'skipped at the third identical failure');
+  const skipped = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'poison event skipped after failing the same way repeatedly');
+  t.strictSame(skipped.map((l) => [l.consumer, l.position, l.stream, l.revision, l.type, l.failures, l.error]), [['poison-consumer', '3', 'test-2', 0, 'test.happened', 3, '550 mailbox unavailable']]);
+  t.strictSame(await engines.reads.getCheckpoint('poison-consumer'), '5', 'the checkpoint moved past it');
+});
+
+t.test('failures that differ are a passing fault, not poison: nothing is skipped', async (t) => {
+  const dir = tempDir('poison-');
+  const engines = openEngines(loadConfig({ DATA_DIR: dir }));
+  t.teardown(async () => { await engines.close(); removeDir(dir); });
+  const handled: number[] = [];
+  const errors = ['connection refused', 'timeout', 'connection refused', 'timeout'];
+  const consumer = new LogConsumer(engines.events, engines.reads, 'flaky-consumer', async (e: RecordedEvent) => {
+    const { n } = e.data as { n: number };
+    if (n === 1 && errors.length) throw new Error(errors.shift());
+    handled.push(n);
+  }, jsonLogger('error', {}, () => {}), { backoff: { baseMs: 1, maxMs: 5 }, skipPoisonAfter: 2 });
+  await append(engines.events, 3);
+  await consumer.start();
+  await until(async () => handled.includes(2), 10_000);
+  t.strictSame(consumer.health()?.skipped, 0);
+  await consumer.stop();
+  t.strictSame([...new Set(handled)], [0, 1, 2], 'event 1 was handled once the fault cleared');
 });

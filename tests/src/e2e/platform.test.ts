@@ -133,4 +133,6 @@ t.test('GET /healthz: no key, and every log consumer of the process with its sta
   t.equal(body.status, 'ok');
   t.strictSame(body.consumers.map((c) => c.name).sort(), ['dispatcher', 'knowledge-index', 'notifier', 'projector', 'ticket-responses']);
   t.ok(body.consumers.every((c) => c.status === 'running' && c.failures === 0));
+  t.ok(body.consumers.every((c) => typeof (c as { lag_ms?: unknown }).lag_ms === 'number'), 'each says how far behind it is');
+  t.match(body.consumers.find((c) => c.name === 'notifier'), { skipped: 0 }, 'the one consumer that may skip says how many it skipped');
 });

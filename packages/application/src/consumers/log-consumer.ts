@@ -2,6 +2,20 @@ import { ConsumerHealth, EventStore, formatPosition, parsePosition, RecordedEven
 import { CheckpointWriter, ReadStore } from '@support/readstore';
 import { Logger } from '../log';
 
+export interface LogConsumerOptions {
+  /** Backoff between retries after an error (default 100 ms doubling to 30 s). */
+  backoff?: { baseMs: number; maxMs: number };
+  /**
+   * Skip an event that failed the same way this many times in a row, logged with its
+   * position. Only for consumers whose events may be lost without harm (a notice e-mail);
+   * never for projections or the webhook path, which retry until the fault clears.
+   */
+  skipPoisonAfter?: number;
+}
+
+/** What a consumer that may skip events adds to its health: how many it skipped. */
+export type LogConsumerHealth = ConsumerHealth & { skipped?: number };
+
 /**
  * An idempotent consumer of the event log (relay, dispatcher intake, notifier, reactors):
  * resumes after its checkpoint, handles events in order, and saves the checkpoint after them
@@ -11,6 +25,9 @@ import { Logger } from '../log';
 export class LogConsumer {
   private subscription: RetryingSubscription | null = null;
   private readonly checkpoint: CheckpointWriter;
+  /** The last handler error, to tell a poison event (the same failure again) from a passing fault. */
+  private lastFailure: { eventId: string; error: string; count: number } | null = null;
+  private skipped = 0;
 
   constructor(
     private readonly events: EventStore,
@@ -18,6 +35,7 @@ export class LogConsumer {
     private readonly name: string,
     private readonly handle: (event: RecordedEvent) => Promise<void>,
     private readonly log: Logger,
+    private readonly options: LogConsumerOptions = {},
   ) {
     this.checkpoint = new CheckpointWriter(reads, name);
   }
@@ -27,14 +45,40 @@ export class LogConsumer {
     const from = saved ? parsePosition(saved) : START;
     this.log.debug('log consumer starting', { consumer: this.name, from: formatPosition(from) });
     this.subscription = new RetryingSubscription(this.events, this.name, from, async (batch) => {
-      for (const event of batch) await this.handle(event);
+      for (const event of batch) {
+        try {
+          await this.handle(event);
+        } catch (err) {
+          if (!this.isPoison(event, err)) throw err;
+        }
+      }
+      this.lastFailure = null;
       await this.checkpoint.save(formatPosition(batch[batch.length - 1].position));
-    }, this.log);
+    }, this.log, this.options.backoff);
     this.subscription.start();
   }
 
-  health(): ConsumerHealth | null {
-    return this.subscription?.health() ?? null;
+  /** Counts identical failures of one event; true (and logged) once it is to be skipped. */
+  private isPoison(event: RecordedEvent, err: unknown): boolean {
+    const limit = this.options.skipPoisonAfter;
+    if (limit === undefined) return false;
+    const error = err instanceof Error ? err.message : String(err);
+    const last = this.lastFailure;
+    const count = last && last.eventId === event.id && last.error === error ? last.count + 1 : 1;
+    this.lastFailure = { eventId: event.id, error, count };
+    if (count < limit) return false;
+    this.skipped += 1;
+    this.lastFailure = null;
+    this.log.error('poison event skipped after failing the same way repeatedly', {
+      consumer: this.name, position: formatPosition(event.position), stream: event.stream, revision: event.revision,
+      event_id: event.id, type: event.type, failures: count, error,
+    });
+    return true;
+  }
+
+  health(): LogConsumerHealth | null {
+    const health = this.subscription?.health() ?? null;
+    return health && this.options.skipPoisonAfter !== undefined ? { ...health, skipped: this.skipped } : health;
   }
 
   async stop(): Promise<void> {
