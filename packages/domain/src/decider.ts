@@ -20,8 +20,10 @@ export const fail = (kind: DomainErrorKind, message: string, details?: Record<st
  */
 export interface Decider<Command, Event, State> {
   readonly initialState: State;
-  decide(command: Command, state: State): E.Either<DomainError, readonly Event[]>;
-  evolve(state: State, event: Event): State;
+  // Function-valued properties, not methods: they never use `this`, and are passed around
+  // detached (`events.reduce(decider.evolve, …)`).
+  decide: (command: Command, state: State) => E.Either<DomainError, readonly Event[]>;
+  evolve: (state: State, event: Event) => State;
 }
 
 export const fold = <Event, State>(decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>, events: readonly Event[]): State =>

@@ -52,7 +52,7 @@ export const texts = (opts: { max?: number } = {}) =>
   new Check<string[]>('string[]', (u) => {
     if (!Array.isArray(u) || !u.every((s) => typeof s === 'string')) return 'must be an array of strings';
     if (opts.max !== undefined && u.length > opts.max) return `must have at most ${opts.max} items`;
-    return { value: u as string[] };
+    return { value: u };
   });
 
 export const object = () =>
@@ -102,7 +102,7 @@ export const listOf = <C extends t.Mixed>(item: C) =>
     u.forEach((v, i) => {
       const r = item.validate(v, t.appendContext(c, String(i), item, v));
       if (E.isLeft(r)) errors.push(...r.left);
-      else out.push(r.right);
+      else out.push(r.right as t.TypeOf<C>);
     });
     return errors.length ? t.failures(errors) : t.success(out);
   }, t.identity);

@@ -18,7 +18,7 @@ const toRecorded = (r: Resolved): RecordedEvent => {
     stream: e.streamId,
     revision: Number(e.revision),
     type: e.type,
-    data: e.data as unknown,
+    data: e.data,
     metadata: e.metadata as unknown as EventMetadata,
     position: e.position ? { commit: e.position.commit, prepare: e.position.prepare } : START,
   };

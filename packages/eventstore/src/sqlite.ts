@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
+import { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
 import { Position, START } from './position';
 
 /** How often a subscription looks for events appended by another process (the admin CLI). */
@@ -15,7 +15,7 @@ const toRecorded = (r: Row): RecordedEvent => ({
   revision: r.revision,
   type: r.type,
   data: JSON.parse(r.data),
-  metadata: JSON.parse(r.metadata),
+  metadata: JSON.parse(r.metadata) as EventMetadata,
   position: { commit: BigInt(r.seq), prepare: BigInt(r.seq) },
 });
 

@@ -74,7 +74,7 @@ export function inCidr(ip: ParsedIp, cidr: Cidr): boolean {
   let bits = cidr.prefix;
   for (let i = 0; bits > 0; i++, bits -= 8) {
     const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if ((ip.bytes[i]! & mask) !== (cidr.bytes[i]! & mask)) return false;
+    if ((ip.bytes[i] & mask) !== (cidr.bytes[i] & mask)) return false;
   }
   return true;
 }

@@ -197,8 +197,8 @@ export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: 
     request.on('response', (res: IncomingMessage) => {
       status = res.statusCode ?? null;
       if (status === 429 || status === 503) {
-        const header = res.headers['retry-after'];
-        retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header);
+        const header: string | string[] | undefined = res.headers['retry-after'];
+        retryAfterMs = parseRetryAfter(typeof header === 'string' ? header : header?.[0]);
       }
       const chunks: Buffer[] = [];
       let size = 0;

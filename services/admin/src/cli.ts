@@ -12,7 +12,7 @@ export const output = (json: boolean): Output => ({
   json,
   result(value) {
     if (json) process.stdout.write(JSON.stringify(value) + '\n');
-    else for (const [k, v] of Object.entries(value)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+    else for (const [k, v] of Object.entries(value)) process.stdout.write(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
   },
   progress(message) {
     process.stderr.write(message + '\n');

@@ -42,4 +42,4 @@ const main = async (argv: string[]): Promise<number> => {
   }
 };
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+void main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

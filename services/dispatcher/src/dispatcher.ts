@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { LogConsumer, type Application, type Logger } from '@support/application';
 import type { BusSubscription } from '@support/bus';
-import type { RecordedEvent } from '@support/eventstore';
 import { createMailer } from '@support/webhooks';
 import { Deliverer } from './deliverer';
 import { Intake } from './intake';
@@ -43,7 +42,7 @@ export class Dispatcher {
     } else {
       this.busSubscription = await this.app.engines.bus.consume({ durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 }, async (message) => {
         try {
-          await this.intake.accept(fromBusMessage(message.data) as RecordedEvent);
+          await this.intake.accept(fromBusMessage(message.data));
           await message.ack();
         } catch (err) {
           this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });

@@ -72,7 +72,7 @@ export interface RerankerOptions {
 
 const dot = (a: Float32Array, b: Float32Array): number => {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
 };
 
@@ -138,7 +138,7 @@ export class Reranker {
     for (let i = 0; i < missing.length; i += this.batchSize) {
       const batch = missing.slice(i, i + this.batchSize);
       const out = await this.serial(() => this.extractor(batch, { pooling: 'mean', normalize: true }));
-      const d = out.dims[out.dims.length - 1]!;
+      const d = out.dims[out.dims.length - 1];
       if (this.cache.size + batch.length > this.cacheSize) this.cache.clear();
       batch.forEach((t, j) => this.cache.set(t, out.data.slice(j * d, (j + 1) * d)));
     }
@@ -146,7 +146,7 @@ export class Reranker {
       texts.map(async (t) => {
         const v = this.cache.get(t);
         // Evicted between batches by a full cache: embed alone.
-        return v ?? (await this.embed([t]))[0]!;
+        return v ?? (await this.embed([t]))[0];
       }),
     );
   }
@@ -155,7 +155,7 @@ export class Reranker {
   async similarities(query: string, passages: readonly Passage[]): Promise<number[]> {
     const [q] = await this.embed([query]);
     const vs = await this.embed(passages.map(passageForEmbedding));
-    return vs.map((v) => dot(q!, v));
+    return vs.map((v) => dot(q, v));
   }
 
   /**
@@ -170,8 +170,8 @@ export class Reranker {
     return hits
       .map((h, i) => ({
         passage: h.passage,
-        similarity: sims[i]!,
-        score: sims[i]! + (best > 0 ? (bm25Weight * h.score) / best : 0),
+        similarity: sims[i],
+        score: sims[i] + (best > 0 ? (bm25Weight * h.score) / best : 0),
       }))
       .sort(compareHits);
   }

@@ -11,9 +11,9 @@
  * Neither package ships type declarations, hence the typed `require`s.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const porter2: (word: string) => string = require('wink-porter2-stemmer');
+const porter2 = require('wink-porter2-stemmer') as (word: string) => string;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { eng: STOPWORD_ENG }: { eng: string[] } = require('stopword');
+const { eng: STOPWORD_ENG } = require('stopword') as { eng: string[] };
 
 /**
  * Additions to the `stopword` English list: contraction fragments left by

@@ -151,8 +151,8 @@ export const sentencesOf = (text: string): string[] => {
     const content = plain(line.replace(/^>\s?/, '').replace(/^([-*+]|\d+[.)])\s+/, ''));
     // Nothing left, or only a bare link (it becomes a button): no sentence.
     if (content === '' || /^https?:\/\/\S+$/i.test(content)) continue;
-    const sentences = content.split(/(?<=[.!?…]["')\]]*)\s+(?=["'(\[]?[A-Z0-9])/).map((s) => s.trim()).filter((s) => s !== '');
-    const current = lead as { text: string; items: string[] } | null;
+    const sentences = content.split(/(?<=[.!?…]["')\]]*)\s+(?=["'([]?[A-Z0-9])/).map((s) => s.trim()).filter((s) => s !== '');
+    const current = lead;
     if (isItem && current && current.items.length < LIST_ITEMS_PER_LEAD) {
       current.items.push(...sentences.map(sentenceEnd).map((s) => s.replace(/:$/, '.')));
       continue;

@@ -1,6 +1,6 @@
 import { Answer, abuseVerdict, findLead, HistoryEntry, Lead, matchKeyword, Responder } from '@support/agent';
 import {
-  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, Plan, planLimitError, tiersOf, TurnOutcome,
+  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, planLimitError, tiersOf, TurnOutcome,
 } from '@support/domain';
 import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
@@ -61,7 +61,7 @@ export class AgentTurns {
     if (!settings.is_enabled) throw failure('conflict', 'The AI agent is disabled for this workspace; enable it with PATCH /agent {"is_enabled": true}.');
     if (!settings.deployed_channels.api) throw failure('conflict', 'The AI agent is not deployed on the API channel; set deployed_channels.api to true with PATCH /agent.');
     const tier = settings.model_tier;
-    if (!tiersOf(workspace.plan as Plan).includes(tier)) throw new DomainFailure(planLimitError(tier, workspace.plan as Plan));
+    if (!tiersOf(workspace.plan).includes(tier)) throw new DomainFailure(planLimitError(tier, workspace.plan));
 
     const existing = input.conversation_id ? await this.existing(ctx.workspaceId, input.conversation_id) : null;
     // A bad `customer` is refused before anything is charged or written.

@@ -105,7 +105,7 @@ export class Customers {
       const next = changes[kind];
       if (next === undefined) continue;
       const to = normaliseIdentity(kind, next);
-      const from = state[kind] === null ? null : normaliseIdentity(kind, state[kind]!);
+      const from = state[kind] === null ? null : normaliseIdentity(kind, state[kind]);
       if (to === from || to === '') continue;
       const stream = identityStream(ctx.workspaceId, kind, to);
       const claim = await this.reservations.claim(ctx, stream, id, this.exists);

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either';
-import { input } from '@support/domain';
+import { DomainEvent, input } from '@support/domain';
 import { Position } from '@support/eventstore';
 import { failure } from '../errors';
-import { CommandContext, Deps, execute, load } from './execute';
+import { CommandContext, Deps, execute, load, Outcome } from './execute';
 import { ImportFile } from './import-file';
 import { ARTICLE_IMPORT, CANNED_RESPONSE_IMPORT, CHANNEL_IMPORT, IMPORT_KINDS, ImportKind, ImportKindSpec, TICKET_IMPORT } from './import-kinds';
 import { TicketNumbers } from './ticket-numbers';
@@ -26,7 +26,11 @@ export interface ImportProgress { done: number; total: number }
 interface Planned<I> { id: string; exists: boolean; input: I }
 
 type InputProblem = input.InputProblem;
+/** A registry of different kinds: each spec's own types are checked where it is declared. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySpec = ImportKindSpec<any, any, any, any>;
+/** What the run reads of an item, whatever its kind. */
+type Item = { id?: string; number?: number };
 const SPECS: Record<ImportKind, AnySpec> = {
   tickets: TICKET_IMPORT, knowledge_base_articles: ARTICLE_IMPORT, canned_responses: CANNED_RESPONSE_IMPORT, channels: CHANNEL_IMPORT,
 };
@@ -52,7 +56,7 @@ export class Imports {
     const kinds = Object.keys(file as object).filter((k): k is ImportKind => (IMPORT_KINDS as readonly string[]).includes(k));
 
     const problems: InputProblem[] = [];
-    const plans = new Map<ImportKind, Planned<any>[]>();
+    const plans = new Map<ImportKind, Planned<Item>[]>();
     for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, SPECS[kind], decoded.right[kind] as { id?: string }[], problems));
     problems.push(...duplicateNumbers(decoded.right.tickets ?? []));
     if (problems.length) throw refused(problems);
@@ -71,8 +75,8 @@ export class Imports {
       for (const item of planned) {
         // One instant per item: the command's `at` (default created_at) is also the event's time.
         const now = this.deps.clock.now();
-        const command = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input }, numbers);
-        const { events, position } = await execute({ ...this.deps, clock: { now: () => now } }, ctx, spec.aggregate, spec.stream(item.id), command);
+        const command: unknown = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input }, numbers);
+        const { events, position } = (await execute({ ...this.deps, clock: { now: () => now } }, ctx, spec.aggregate, spec.stream(item.id), command)) as Outcome<unknown, DomainEvent>;
         if (events.length === 0) outcome.unchanged += 1;
         else if (events[0].type.endsWith('.created')) outcome.created += 1;
         else outcome.updated += 1;
