@@ -93,7 +93,8 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     await until(2);
     await sub.close();
     // A witness subscribed before the next append: once it has that event, a subscription that
-    // close() had not really stopped would have it as well (no sleeping on "nothing happens").
+    // close() left listening would have it as well (no sleeping on "nothing happens"). That
+    // close() waits for the loop to end is the SQLite adapter's own test.
     const witnessed: string[] = [];
     const witness = store.subscribe(await store.head(), async (batch) => { witnessed.push(...batch.filter((e) => e.stream === s).map((e) => e.type)); }, (err) => t.fail(String(err)));
     await store.append(s, [event('x.closed')], 1);

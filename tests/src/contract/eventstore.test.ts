@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { EsdbEventStore, SqliteEventStore } from '@support/eventstore';
 import { eventStoreContract } from '@support/eventstore/dist/contract';
-import { until } from '../support/wait';
+import { until, within } from '../support/wait';
 
 t.test('sqlite adapter', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'es-'));
@@ -51,6 +51,29 @@ t.test('sqlite adapter: local appends are delivered without waiting for the poll
   t.equal(stalled, -1, 'every append was delivered without waiting for the poll');
   await sub.close();
   await store.close();
+});
+
+t.test('sqlite adapter: close() waits for the batch in flight, and nothing is handled after it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  t.teardown(() => store.close());
+  const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata: { workspace_id: null, actor: 'system', request_id: null, occurred_at: '' } });
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const handled: string[] = [];
+  const sub = store.subscribe(await store.head(), async (batch) => { handled.push(...batch.map((e) => e.type)); await gate; }, (err) => t.fail(String(err)));
+  await store.append('x-1', [event('x.first')], 'no_stream');
+  await until(() => handled.length === 1);
+  let closed = false;
+  const closing = sub.close().then(() => { closed = true; });
+  await store.append('x-2', [event('x.second')], 'no_stream');
+  // The handler is held at the gate, so a close() that waits for it cannot have returned yet.
+  await new Promise((r) => setImmediate(r));
+  t.equal(closed, false, 'close() waits for the handler in flight');
+  release();
+  await within(closing, 10_000, 'close()');
+  t.strictSame(handled, ['x.first'], 'x.second, appended while closing, was never handled');
 });
 
 t.test('eventstoredb adapter', { skip: process.env.EVENTSTORE_URL ? false : 'EVENTSTORE_URL is not set: EventStoreDB contract not run' }, async (t) => {
