@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { Test } from 'tap';
 import { Bus, BusMessage } from './port';
 
-const waitFor = async (cond: () => boolean, ms = 5000) => {
+/** Waits for a condition; the deadline only turns "never" into a failure (10 s: NATS may be slow to start). */
+const waitFor = async (cond: () => boolean, ms = 10_000) => {
   const until = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
   }
 };
-const idle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The behaviour every bus adapter must show; subjects and durables get fresh random names. */
+/**
+ * The behaviour every bus adapter must show; subjects and durables get fresh random names.
+ * "Nothing more arrives" is asserted after a marker published last has arrived: a subscriber
+ * gets a durable's messages in order, so whatever would have come before it has.
+ */
 export const busContract = (t: Test, open: () => Promise<Bus>) => {
   let bus: Bus;
   const unique = () => randomBytes(4).toString('hex');
@@ -26,9 +30,11 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     await bus.publish(`${root}.a.x.1`, 'm1', { n: 1 });
     await bus.publish(`${root}.a.y.1`, 'm2', { n: 2 });
     await bus.publish(`${root}.b.x.2.3`, 'm3', { n: 3 });
-    await waitFor(() => got.length >= 2);
-    await idle(200);
-    t.same(got.map((m) => [m.id, m.subject, m.data, m.deliveryCount]), [['m1', `${root}.a.x.1`, { n: 1 }, 1], ['m3', `${root}.b.x.2.3`, { n: 3 }, 1]]);
+    await bus.publish(`${root}.a.x.end`, `${root}-marker`, null);
+    await waitFor(() => got.some((m) => m.id === `${root}-marker`));
+    t.strictSame(got.map((m) => [m.id, m.subject, m.data, m.deliveryCount]), [
+      ['m1', `${root}.a.x.1`, { n: 1 }, 1], ['m3', `${root}.b.x.2.3`, { n: 3 }, 1], [`${root}-marker`, `${root}.a.x.end`, null, 1],
+    ]);
     await sub.close();
   });
 
@@ -37,14 +43,20 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     const durable = `d${unique()}`;
     const byA: string[] = [];
     const byB: string[] = [];
-    const a = await bus.consume({ durable, subject: `${root}.>` }, async (m) => { byA.push(m.id); await idle(5); await m.ack(); });
-    const b = await bus.consume({ durable, subject: `${root}.>` }, async (m) => { byB.push(m.id); await idle(5); await m.ack(); });
-    for (let i = 0; i < 20; i++) await bus.publish(`${root}.e`, `${root}-${i}`, i);
-    await waitFor(() => byA.length + byB.length >= 20);
-    await idle(200);
-    t.equal(byA.length + byB.length, 20);
-    t.equal(new Set([...byA, ...byB]).size, 20, 'no message twice');
-    t.ok(byA.length > 0 && byB.length > 0, 'both consumers got work');
+    // A handler that takes a moment, so that both subscribers are busy at once.
+    const handle = (into: string[]) => async (m: BusMessage) => { into.push(m.id); await new Promise((r) => setTimeout(r, 5)); await m.ack(); };
+    const a = await bus.consume({ durable, subject: `${root}.>` }, handle(byA));
+    const b = await bus.consume({ durable, subject: `${root}.>` }, handle(byB));
+    const sent = Array.from({ length: 20 }, (_, i) => `${root}-${i}`);
+    for (const [i, id] of sent.entries()) await bus.publish(`${root}.e`, id, i);
+    // Markers until each subscriber has one: then each has had everything sent before.
+    const isMarker = (id: string) => id.startsWith('marker-');
+    for (let i = 0; !(byA.some(isMarker) && byB.some(isMarker)); i++) {
+      await bus.publish(`${root}.e`, `marker-${root}-${i}`, null);
+      await waitFor(() => [...byA, ...byB].includes(`marker-${root}-${i}`));
+    }
+    t.strictSame([...byA, ...byB].filter((id) => !isMarker(id)).sort(), [...sent].sort(), 'each message once');
+    t.ok(byA.some((id) => !isMarker(id)) && byB.some((id) => !isMarker(id)), 'both consumers got work');
     await a.close();
     await b.close();
   });
@@ -61,9 +73,11 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     await bus.publish(`${root}.e`, 'retry', {});
     await bus.publish(`${root}.e`, 'drop', {});
     await waitFor(() => got.some(([id, n]) => id === 'retry' && n === 2));
-    await idle(300);
-    t.same(got.filter(([id]) => id === 'drop'), [['drop', 1]]);
-    t.same(got.filter(([id]) => id === 'retry'), [['retry', 1], ['retry', 2]]);
+    // Ids are deduplicated across the bus: each marker's is unique.
+    await bus.publish(`${root}.e`, `${root}-marker`, {});
+    await waitFor(() => got.some(([id]) => id === `${root}-marker`));
+    t.strictSame(got.filter(([id]) => id === 'drop'), [['drop', 1]]);
+    t.strictSame(got.filter(([id]) => id === 'retry'), [['retry', 1], ['retry', 2]]);
     await sub.close();
   });
 
@@ -75,24 +89,26 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
       if (m.deliveryCount > 1) await m.ack();
     });
     await bus.publish(`${root}.e`, 'slow', {});
-    await waitFor(() => counts.length >= 2, 8000);
-    t.same(counts, [1, 2]);
+    await waitFor(() => counts.length >= 2);
+    t.strictSame(counts, [1, 2]);
     await sub.close();
   });
 
   t.test('a durable keeps messages published while no subscriber is attached', async (t) => {
     const root = `ct${unique()}`;
     const durable = `d${unique()}`;
+    // Each entry names the subscriber that got it: one that reached the closed subscriber shows.
     const got: string[] = [];
-    const first = await bus.consume({ durable, subject: `${root}.>` }, async (m) => { got.push(m.id); await m.ack(); });
+    const handler = (by: string) => async (m: BusMessage) => { got.push(`${by}:${m.id}`); await m.ack(); };
+    const first = await bus.consume({ durable, subject: `${root}.>` }, handler('first'));
     await bus.publish(`${root}.e`, 'one', {});
     await waitFor(() => got.length === 1);
     await first.close();
     await bus.publish(`${root}.e`, 'two', {});
-    await idle(100);
-    const second = await bus.consume({ durable, subject: `${root}.>` }, async (m) => { got.push(m.id); await m.ack(); });
-    await waitFor(() => got.length === 2);
-    t.same(got, ['one', 'two']);
+    const second = await bus.consume({ durable, subject: `${root}.>` }, handler('second'));
+    await bus.publish(`${root}.e`, `${root}-marker`, {});
+    await waitFor(() => got.some((g) => g.endsWith(`:${root}-marker`)));
+    t.strictSame(got, ['first:one', 'second:two', `second:${root}-marker`]);
     await second.close();
   });
 };

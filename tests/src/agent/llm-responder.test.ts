@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { Answer, AnswerSettings, LlmResponder, Question, Responder, SearchHit } from '@support/agent';
+import { within } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // A fake OpenAI-compatible server on 127.0.0.1 that records every request.
@@ -204,16 +205,13 @@ t.test('a slow server: the fallback answers within the short timeout, and a warn
   const server = await fakeServer(t, () => 'hang');
   const { responder, fallback, log } = responderFor(server.baseUrl, { timeoutMs: 200 });
 
-  // When the agent answers
-  const started = process.hrtime.bigint();
-  const answer = await responder.answer(question());
-  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+  // When the agent answers (the deadline only turns a missing abort into a failure)
+  const answer = await within(responder.answer(question()), 5000, 'the answer');
 
-  // Then the fallback's answer comes back, soon after the timeout
+  // Then the fallback's answer comes back
   t.strictSame(answer, FALLBACK);
   t.equal(fallback.asked.length, 1);
   t.strictSame(fallback.asked[0], question(), 'the fallback gets the same question');
-  t.ok(elapsedMs < 5000, `answered in ${elapsedMs} ms`);
   t.equal(server.requests.length, 1, 'the request was made');
   t.equal(log.warnings.length, 1);
   t.match(log.warnings[0].fields, { reason: /timeout/ });

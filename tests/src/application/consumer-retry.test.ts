@@ -3,7 +3,7 @@ import { Application, jsonLogger, LogConsumer, loadConfig, openEngines } from '@
 import type { RecordedEvent } from '@support/eventstore';
 import type { Collection, Doc, ReadStore } from '@support/readstore';
 import { removeDir, tempDir } from '../support/service';
-import { until } from '../support/workspace';
+import { until } from '../support/wait';
 
 // Consumers survive faults: an error makes them retry with backoff from their last position
 // (never stop), health says so meanwhile, and nothing is lost once the fault clears.
@@ -45,14 +45,14 @@ t.test('the projector retries a failing read store and catches up; health shows 
 
   state.failing = true;
   const written = await Promise.all(Array.from({ length: 5 }, (_, i) => app.customers.createOrMatch(ctx, { email: `c${i}@example.com` })));
-  await until(async () => app.projector!.health()!.failures >= 2 && app.projector!.health()!.lag_ms > 0, 5000);
+  await until(async () => app.projector!.health()!.failures >= 2 && app.projector!.health()!.lag_ms > 0, 10_000);
   t.match(app.projector!.health(), { name: 'projector', status: 'retrying', last_error: 'read store unavailable' });
   t.ok(lines.some((l) => /consumer failed; retrying/.test(l)), 'each failure is logged with its backoff');
 
   state.failing = false;
   const last = written.map((w) => w.position).filter((p) => p !== null).pop()!;
   t.equal(await app.settle(last).then(() => true), true);
-  await until(async () => app.projector!.health()!.status === 'running', 5000);
+  await until(async () => app.projector!.health()!.status === 'running', 10_000);
   for (const w of written) t.ok(await app.reads.customers.get(workspace.id, w.id), `customer ${w.id} is readable`);
   t.equal(app.projector!.health()!.failures, 0);
   t.strictSame(app.projector!.health()!.lag_ms, 0, 'caught up: no lag');

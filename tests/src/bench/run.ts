@@ -24,6 +24,8 @@ const LATENCY_SECONDS = 10;
 const LATENCY_CONVERSATIONS = 20;
 const LATENCY_P99_LIMIT_MS = 250;
 const DELIVERY_TIMEOUT_MS = 60_000;
+// Operator interface: what the admin CLI writes (a key, a revocation) applies within a second.
+const ADMIN_VISIBILITY_LIMIT_MS = 1000;
 
 interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; uniqueBodies?: () => string }
 interface Side { rps: number; p99: number; non2xx: number; errors: number; timeouts: number }
@@ -79,6 +81,16 @@ const waitForKey = async (base: string, key: string, timeoutMs = 10_000) => {
   }
 };
 
+/** Polls GET /me with `key` every 10 ms until it answers `status`: how long that took, in ms. */
+const msUntilStatus = async (base: string, key: string, status: number, timeoutMs = 10_000) => {
+  const started = performance.now();
+  for (;;) {
+    if ((await request(`${base}/me`, key)).status === status) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) throw new Error(`GET /me not ${status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
 /** Creates the customers 10 at a time; returns the id of the first. */
 const seed = async (base: string, key: string): Promise<string> => {
   const ids: string[] = [];
@@ -125,6 +137,13 @@ const main = async () => {
     const created = await nodeJson(admin, ['key', 'create', '--workspace', String(workspace.id), '--name', 'bench', '--json'], { DATA_DIR: dataDir });
     const key = String(created.key);
     await waitForKey(base, key);
+    // Before any load: how soon the running service sees a key the CLI made, then its revocation.
+    const probe = await nodeJson(admin, ['key', 'create', '--workspace', String(workspace.id), '--name', 'visibility', '--json'], { DATA_DIR: dataDir });
+    const keyUsableMs = await msUntilStatus(base, String(probe.key), 200);
+    await nodeJson(admin, ['key', 'revoke', '--id', String(probe.id), '--json'], { DATA_DIR: dataDir });
+    const revocationMs = await msUntilStatus(base, String(probe.key), 401);
+    const adminVisibility = { keyUsableMs: Math.round(keyUsableMs), revocationMs: Math.round(revocationMs), limitMs: ADMIN_VISIBILITY_LIMIT_MS,
+      pass: keyUsableMs < ADMIN_VISIBILITY_LIMIT_MS && revocationMs < ADMIN_VISIBILITY_LIMIT_MS };
     process.stdout.write(`seeding ${SEED_CUSTOMERS} customers…\n`);
     const id = await seed(base, key);
     const api = { base, key };
@@ -258,11 +277,13 @@ const main = async () => {
       [`${qArticles.length} articles`, String(quality.questions), fmt(quality.recall_at_1, 3), fmt(quality.recall_at_5, 3), fmt(quality.mrr, 3),
         fmt(quality.turns_citing_right_article, 3), `${fmt(quality.off_topic_declined, 2)} of ${quality.off_topic_questions}`],
     ]);
-    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n`);
+    const visibilityText = `admin CLI → running service (after the CLI returned): a new key usable after ${adminVisibility.keyUsableMs} ms, `
+      + `its revocation applied after ${adminVisibility.revocationMs} ms (each < ${ADMIN_VISIBILITY_LIMIT_MS} ms: ${adminVisibility.pass ? 'PASS' : 'ABOVE TARGET'})`;
+    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n${visibilityText}\n\n`);
     const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems }, records, serviceLog: service.kept.slice(0, 20) };
     // The machine is shared: a load average well above 1 at the end means the numbers are noisy.
     const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, articles: KB_ARTICLES, results, webhooks, quality, loadavg })}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, articles: KB_ARTICLES, results, webhooks, quality, adminVisibility, loadavg })}\n`);
   } finally {
     await Promise.all([stop(service?.proc), stop(baseline?.proc)]);
     await receiver?.close();

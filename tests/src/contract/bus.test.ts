@@ -4,6 +4,7 @@ import t from 'tap';
 import { LocalNatsServer, natsServerInstalled } from '../support/nats';
 import { MemoryBus, NatsBus, NatsBusOptions } from '@support/bus';
 import { busContract } from '@support/bus/dist/contract';
+import { until } from '../support/wait';
 
 t.test('in-process adapter', async (t) => {
   busContract(t, async () => new MemoryBus());
@@ -13,14 +14,7 @@ t.test('in-process adapter', async (t) => {
 
 const natsSkip = process.env.NATS_URL || natsServerInstalled() ? false : 'nats-server not installed and NATS_URL not set: NATS contract not run';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const waitFor = async (cond: () => boolean, ms = 5000) => {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(10);
-  }
-};
+const waitFor = (cond: () => boolean, ms = 10_000) => until(cond, ms, 10);
 
 t.test('nats adapter', { skip: natsSkip }, async (t) => {
   let server: LocalNatsServer | undefined;
@@ -30,6 +24,8 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     url = server.url;
   }
   const natsUrl = url;
+  // "Nothing more arrives" is asserted once a marker published last has arrived: a durable's
+  // subscriber gets its messages in order, so a duplicate or a stray would have come before it.
   t.comment(`NATS at ${natsUrl}${server ? ' (nats-server started by this test)' : ' (NATS_URL)'}`);
 
   // Each run gets its own stream and subject namespace, so a shared server (NATS_URL) stays
@@ -86,14 +82,15 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
   t.test('a durable resumes on a new connection after its subscriber closed', async (t) => {
     const o = options();
     const durable = 'resume';
-    const got: [string, unknown, number][] = [];
-    const handler = async (m: { id: string; data: unknown; deliveryCount: number; ack(): Promise<void> }) => {
-      got.push([m.id, m.data, m.deliveryCount]);
+    // Each entry names the subscription that got it: a message that reached the closed one shows.
+    const got: [string, string, unknown, number][] = [];
+    const handler = (by: string) => async (m: { id: string; data: unknown; deliveryCount: number; ack(): Promise<void> }) => {
+      got.push([by, m.id, m.data, m.deliveryCount]);
       await m.ack();
     };
 
     const subscriber = await open(o);
-    await subscriber.consume({ durable, subject: 'support.>' }, handler);
+    await subscriber.consume({ durable, subject: 'support.>' }, handler('first'));
     const publisher = await open(o);
     await publisher.publish('support.ticket.created', 'one', { n: 1 });
     await waitFor(() => got.length === 1);
@@ -101,14 +98,12 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
 
     await publisher.publish('support.ticket.created', 'two', { n: 2 });
     await publisher.publish('support.ticket.updated', 'three', { n: 3 });
-    await sleep(200);
-    t.equal(got.length, 1, 'nothing delivered while no subscriber is attached');
-
     const resumed = await open(o);
-    await resumed.consume({ durable, subject: 'support.>' }, handler);
-    await waitFor(() => got.length === 3);
-    await sleep(200);
-    t.strictSame(got, [['one', { n: 1 }, 1], ['two', { n: 2 }, 1], ['three', { n: 3 }, 1]], 'each message once, in order');
+    await resumed.consume({ durable, subject: 'support.>' }, handler('resumed'));
+    await publisher.publish('support.ticket.updated', 'marker', null);
+    await waitFor(() => got.some(([, id]) => id === 'marker'));
+    t.strictSame(got, [['first', 'one', { n: 1 }, 1], ['resumed', 'two', { n: 2 }, 1], ['resumed', 'three', { n: 3 }, 1], ['resumed', 'marker', null, 1]],
+      'nothing reached the closed subscription; the resumed one gets each message once, in order');
     await resumed.close();
     await publisher.close();
   });
@@ -125,9 +120,9 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await b.publish('support.event', 'same-id', { v: 2 });
     await a.publish('support.event', 'same-id', { v: 3 });
     await b.publish('support.event', 'other-id', { v: 4 });
-    await waitFor(() => got.length >= 2);
-    await sleep(300);
-    t.strictSame(got, ['same-id:{"v":1}', 'other-id:{"v":4}']);
+    await a.publish('support.event', 'marker', null);
+    await waitFor(() => got.includes('marker:null'));
+    t.strictSame(got, ['same-id:{"v":1}', 'other-id:{"v":4}', 'marker:null']);
     await Promise.all([a.close(), b.close(), consumerBus.close()]);
   });
 
@@ -166,9 +161,9 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const got: string[] = [];
     const sub = await bus.consume({ durable: 'late', subject: 'support.events.>' }, async (m) => { got.push(m.id); await m.ack(); });
     await bus.publish('support.events.w.c', 'later', { n: 3 });
-    await waitFor(() => got.length === 3);
-    await sleep(200);
-    t.strictSame(got, ['early-1', 'early-2', 'later']);
+    await bus.publish('support.events.w.d', 'marker', null);
+    await waitFor(() => got.includes('marker'));
+    t.strictSame(got, ['early-1', 'early-2', 'later', 'marker']);
     await sub.close();
     await bus.close();
   });
@@ -180,7 +175,8 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     let started = false;
     const sub = await bus.consume({ durable: 'slow', subject: 'support.>' }, async (m) => {
       started = true;
-      await sleep(300);
+      // The slow handler is the scenario: close() is called while this is still running.
+      await new Promise((r) => setTimeout(r, 300));
       await m.ack();
       finished = true;
     });
@@ -219,16 +215,9 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await waitFor(() => got.length === 1);
     await server!.restart();
     // The client reconnects on its own; publish retries until it has.
-    const until = Date.now() + 15_000;
-    for (;;) {
-      try {
-        await bus.publish('support.e', 'after', {});
-        break;
-      } catch (e) {
-        if (Date.now() > until) throw e;
-        await sleep(200);
-      }
-    }
+    let lastError: unknown = null;
+    await until(() => bus.publish('support.e', 'after', {}).then(() => true, (e) => { lastError = e; return false; }), 15_000, 200, 'a publish after the restart')
+      .catch((e) => { throw lastError ?? e; });
     await waitFor(() => got.length === 2, 15_000);
     t.strictSame(got, ['before', 'after']);
     await bus.close();

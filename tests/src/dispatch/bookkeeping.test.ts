@@ -6,7 +6,7 @@ import type { EventStore } from '@support/eventstore';
 import { Deliverer } from '@support/dispatcher/dist/deliverer';
 import { Receiver } from '../support/receiver';
 import { removeDir, tempDir } from '../support/service';
-import { until } from '../support/workspace';
+import { until } from '../support/wait';
 
 // Webhook bookkeeping is exact under load: every attempt's outcome is counted on its endpoint
 // (the disable rule fires at exactly the 15th failure in a row, however many fail at once), and
@@ -66,7 +66,7 @@ const setup = async (t: Test, concurrency: number) => {
 const gate = (receiver: Receiver, status: number) => {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => { open = resolve; });
-  receiver.reply = async () => { await opened; return { status, body: `answer ${status}` }; };
+  receiver.reply = () => ({ status, body: `answer ${status}`, hold: opened });
   return open;
 };
 

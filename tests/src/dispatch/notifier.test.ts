@@ -3,7 +3,7 @@ import { Application, jsonLogger, loadConfig } from '@support/application';
 import { Notifier } from '@support/dispatcher';
 import type { Mail, Mailer } from '@support/webhooks';
 import { removeDir, tempDir } from '../support/service';
-import { until } from '../support/workspace';
+import { until } from '../support/wait';
 
 // The notifier mails endpoint notices. A mail server that is down is waited for; a notice the
 // server refuses every time is skipped (logged with its log position), and later notices go out.

@@ -2,7 +2,8 @@ import t from 'tap';
 import { expectError } from '../support/expect';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
-import { keyFor, Tenant, tenant, until } from '../support/workspace';
+import { until } from '../support/wait';
+import { keyFor, Tenant, tenant } from '../support/workspace';
 
 // The AI agent over HTTP (spec 2.6, 2.7, 2.7a, 4.3): configuration, turns, credits,
 // escalation, lead capture and knowledge search, on the embedded engines.
@@ -187,7 +188,7 @@ t.test('webhook events: agent.escalated carries the conversation, lead.captured 
   t.equal(r.escalated, true);
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
   let logged: any[] = [];
-  await until(async () => { logged = (await w.api.get('/events')).body.data; return logged.length === 2; }, 5000, 50);
+  await until(async () => { logged = (await w.api.get('/events')).body.data; return logged.length === 2; }, 10_000, 50);
   const byType = Object.fromEntries(logged.map((e) => [e.type, e.data]));
   t.match(byType['agent.escalated'], { object: 'conversation', id: r.conversation_id, assignee: null });
   t.match(byType['lead.captured'], { object: 'customer', id: conv.customer_id, email: 'hook.lead@example.com' });

@@ -2,7 +2,8 @@ import t from 'tap';
 import { client } from '../support/client';
 import { expectError } from '../support/expect';
 import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
-import { keyFor, tenant, until } from '../support/workspace';
+import { until } from '../support/wait';
+import { keyFor, tenant } from '../support/workspace';
 
 let svc: Service;
 const dir = tempDir();
@@ -36,13 +37,15 @@ t.test('401 for a missing, malformed, unknown, expired or revoked key', async (t
   const forged = key.slice(0, -5) + (key.endsWith('AAAAA') ? 'BBBBB' : 'AAAAA');
   expectError(t, await client(svc.baseUrl, forged).get('/me'), 401, 'unauthorized');
   const expired = await adminJson<{ key: string }>(dir, 'key', 'create', '--workspace', workspaceId, '--name', 'old', '--expires-at', '2020-01-01T00:00:00Z');
-  await new Promise((r) => setTimeout(r, 300));
+  // The projector follows the log: once a key made after it works, the expired one is known too,
+  // so the 401 below says "expired", not "not projected yet".
+  await keyFor(svc.baseUrl, dir, workspaceId);
   expectError(t, await client(svc.baseUrl, expired.key).get('/me'), 401, 'unauthorized');
   const api = client(svc.baseUrl, key);
   t.equal((await api.get('/me')).status, 200);
   t.strictSame(await adminJson(dir, 'key', 'revoke', '--id', keyId), { id: keyId, revoked: true });
-  const ms = await until(async () => (await api.get('/me')).status === 401, 2000);
-  t.ok(ms < 1000, `revocation visible within one second (${ms} ms)`);
+  // How soon (the 500 ms cache) is tested on an injected clock in application/authenticate.test.ts.
+  await until(async () => (await api.get('/me')).status === 401, 10_000, 50, 'the revocation applied');
   expectError(t, await api.get('/me'), 401, 'unauthorized');
 });
 
@@ -68,13 +71,13 @@ t.test('403 insufficient_scope names the missing scope', async (t) => {
 t.test('plans: none answers 402, starter 403 forbidden', async (t) => {
   const { api, workspaceId } = await tenant(svc.baseUrl, dir);
   await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'none');
-  await until(async () => (await api.get('/me')).status === 402, 2000);
+  await until(async () => (await api.get('/me')).status === 402, 10_000);
   expectError(t, await api.get('/customers'), 402, 'PLAN_LIMIT_REACHED');
   await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'starter');
-  await until(async () => (await api.get('/me')).status === 403, 2000);
+  await until(async () => (await api.get('/me')).status === 403, 10_000);
   expectError(t, await api.post('/tags', { name: 'x' }), 403, 'forbidden');
   await adminJson(dir, 'workspace', 'set', '--id', workspaceId, '--plan', 'enterprise');
-  await until(async () => (await api.get('/me')).status === 200, 2000);
+  await until(async () => (await api.get('/me')).status === 200, 10_000);
   const starter = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--plan', 'starter'] });
   expectError(t, await starter.api.get('/'), 403, 'forbidden');
 });

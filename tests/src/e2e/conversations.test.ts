@@ -3,7 +3,8 @@ import { expectError } from '../support/expect';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant, until } from '../support/workspace';
+import { until } from '../support/wait';
+import { Tenant, tenant } from '../support/workspace';
 
 let svc: Service;
 let ws: Tenant;
@@ -137,7 +138,7 @@ t.test('a conversation on a kind of channel joins the workspace channel of that 
   writeFileSync(file, JSON.stringify({ channels: [{ type: 'widget', name: 'Site widget', status: 'connected' }, { type: 'whatsapp', name: 'WA' }] }));
   const report = await adminJson<{ channels: { ids: string[] } }>(dir, 'import', '--workspace', o.workspaceId, '--file', file);
   const [widget] = report.channels.ids;
-  await until(async () => (await o.api.get('/channels')).body.data.length === 2, 3000);
+  await until(async () => (await o.api.get('/channels')).body.data.length === 2, 10_000);
   const a = (await o.api.post('/conversations', { channel: 'widget' })).body;
   await o.api.post('/conversations', { channel: 'widget' });
   await o.api.post('/conversations', { channel: 'api' });

@@ -1,7 +1,8 @@
 import t from 'tap';
-import { client } from '../support/client';
+import { client, Client, Reply } from '../support/client';
 import { expectError } from '../support/expect';
 import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { until } from '../support/wait';
 import { Tenant, tenant } from '../support/workspace';
 
 let svc: Service;
@@ -84,35 +85,52 @@ t.test('every response carries the RateLimit headers and a request id', async (t
 });
 
 t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) => {
-  // Scale 0.05: 6 reads per key and 18 per workspace in each 60-second window.
+  // Scale 0.05: 3 writes and 6 reads per key, 18 reads per workspace, in each 60-second window.
+  // The windows follow the wall clock (the limiter itself is tested on an injected clock in
+  // application/rate-limiter.test.ts): a run that a window boundary cut in two is redone.
   const rdir = tempDir();
   const limited = await startService(rdir, { RATE_LIMIT_SCALE: '0.05' });
   t.teardown(async () => { await limited.stop(); removeDir(rdir); });
-  // Keys are made up front and given the documented second to appear, without polling:
-  // polls with a key not yet known would spend the address bucket.
-  const { id: workspaceId } = await adminJson<{ id: string }>(rdir, 'workspace', 'create', '--name', 'Limited');
-  const keys = [];
-  for (let i = 0; i < 5; i++) keys.push((await adminJson<{ key: string }>(rdir, 'key', 'create', '--workspace', workspaceId, '--name', `k${i}`)).key);
-  await new Promise((r) => setTimeout(r, 1500));
-  const [a, ...others] = keys.map((k) => ({ api: client(limited.baseUrl, k) }));
-  // Start in a fresh window so the counts below are not split across a reset.
-  const reset = Number((await a.api.get('/me')).headers.get('ratelimit-reset'));
-  if (reset < 15) await new Promise((r) => setTimeout(r, reset * 1000 + 200));
-  const first = await a.api.get('/me');
-  t.equal(first.headers.get('ratelimit-limit'), '6');
-  let last = first;
-  for (let i = 0; i < 10 && last.status !== 429; i++) last = await a.api.get('/me');
-  expectError(t, last, 429, 'rate_limited');
-  t.match(last.headers.get('retry-after'), /^\d+$/);
-  t.ok(Number(last.headers.get('retry-after')) <= 60);
-  t.equal(last.headers.get('ratelimit-remaining'), '0');
-  t.equal((await a.api.post('/tags', { name: 'writes-are-another-tier' })).status, 201, 'writes count separately');
-  // Four more keys, each used below its own limit of 6: together they pass the workspace's 18.
-  const replies = [];
-  for (let round = 0; round < 4; round++) for (const k of others) replies.push(await k.api.get("/me"));
-  const refused = replies.find((r) => r.status === 429);
-  t.ok(refused, 'the workspace limit refuses a key that is within its own');
-  t.equal(refused?.headers.get('ratelimit-limit'), '18', 'headers show the workspace limit that binds');
+
+  /** A new workspace with five keys that the service accepts; waiting for them spends no read. */
+  const freshKeys = async (): Promise<Client[]> => {
+    const { id } = await adminJson<{ id: string }>(rdir, 'workspace', 'create', '--name', 'Limited');
+    const keys: Client[] = [];
+    for (let i = 0; i < 5; i++) keys.push(client(limited.baseUrl, (await adminJson<{ key: string }>(rdir, 'key', 'create', '--workspace', id, '--name', `k${i}`)).key));
+    // The projector follows the log: once the last key works, all do. Until then the probe is a
+    // 401 (or a 429 once the address's budget is spent); then it is one write of that key.
+    await until(async () => (await keys[4].post('/tags', { name: 'probe' })).status === 201, 10_000, 50, 'the keys accepted');
+    return keys;
+  };
+
+  /** The requests below, or null when they did not all fall in one window (RateLimit-Reset went up). */
+  const inOneWindow = async () => {
+    const [a, ...others] = await freshKeys();
+    const own: Reply[] = [];
+    for (let i = 0; i < 7; i++) own.push(await a.get('/me'));
+    const write = await a.post('/tags', { name: 'writes-are-another-tier' });
+    // Four more keys, each used below its own limit of 6: together they pass the workspace's 18.
+    const shared: Reply[] = [];
+    for (let round = 0; round < 4; round++) for (const k of others) shared.push(await k.get('/me'));
+    const resets = [...own, write, ...shared].map((r) => Number(r.headers.get('ratelimit-reset')));
+    return resets.every((r, i) => i === 0 || r <= resets[i - 1]) ? { own, write, shared } : null;
+  };
+  let run = await inOneWindow();
+  for (let attempt = 1; attempt < 3 && !run; attempt++) run = await inOneWindow();
+  if (!run) throw new Error('three runs in a row were cut by a window boundary');
+  const { own, write, shared } = run;
+
+  t.strictSame(own.map((r) => [r.status, r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]), [
+    [200, '6', '5'], [200, '6', '4'], [200, '6', '3'], [200, '6', '2'], [200, '6', '1'], [200, '6', '0'], [429, '6', '0'],
+  ], 'six reads per key, then 429');
+  const refused = own[6];
+  expectError(t, refused, 429, 'rate_limited');
+  t.equal(refused.headers.get('retry-after'), refused.headers.get('ratelimit-reset'), 'Retry-After is the time to the next window');
+  t.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60);
+  t.equal(write.status, 201, 'writes count separately');
+  // a's six reads count against the workspace (its refused seventh does not): 12 more fit.
+  t.strictSame(shared.map((r) => r.status), [...Array(12).fill(200), 429, 429, 429, 429], 'the workspace limit refuses keys that are within their own');
+  t.strictSame(shared.slice(12).map((r) => [r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]), Array(4).fill(['18', '0']), 'headers show the workspace limit that binds');
 });
 
 t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)', async (t) => {

@@ -1,9 +1,10 @@
 import t from 'tap';
 import { client } from '../support/client';
 import { expectError } from '../support/expect';
-import { Receiver } from '../support/receiver';
+import { Receiver, settledDeliveries } from '../support/receiver';
 import { removeDir, startService, tempDir } from '../support/service';
-import { tenant, until } from '../support/workspace';
+import { until } from '../support/wait';
+import { tenant } from '../support/workspace';
 
 t.test('with the guard on, internal addresses are refused at registration', async (t) => {
   const dir = tempDir();
@@ -42,7 +43,7 @@ t.test('the guard is checked again at every delivery: a refusal is a recorded fa
   t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
   const api = client(svc.baseUrl, ws.key);
   await api.post('/customers', { email: 'refused@example.com' });
-  await until(async () => ((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count ?? 0) >= 2, 5000);
+  await until(async () => ((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count ?? 0) >= 2, 10_000);
   const [latest] = (await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
   t.match(latest, { event_type: 'customer.created', response_status: null, last_error: /loopback/ });
   t.equal(receiver.on('/guarded').length, 1, 'nothing reached the receiver');
@@ -62,18 +63,23 @@ t.test('a restart in the middle of a retry schedule: the due retry is sent after
   const ep = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/restart'), enabled_events: ['customer.created'] })).body;
   await ws.api.post('/customers', { email: 'restart@example.com' });
   await receiver.waitFor('/restart', 1);
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count === 1, 3000);
+  let scheduled: { attempt_count: number; next_retry_at: string | null } | undefined;
+  await until(async () => (scheduled = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0])?.attempt_count === 1, 10_000, 50, 'the first attempt booked');
   t.equal(await svc.stop(), 0);
   fail = false;
-  await new Promise((r) => setTimeout(r, 2000));
+  t.equal(receiver.on('/restart').length, 1, 'the retry had not gone out before the stop');
+  // The scenario is a retry that falls due while the service is down: wait for the time it was
+  // booked for (the service's clock is this machine's), not for a guessed while.
+  const due = Date.parse(scheduled!.next_retry_at!);
+  await until(() => Date.now() > due, 10_000, 50, 'the retry due');
   t.equal(receiver.on('/restart').length, 1, 'nothing was sent while down');
   svc = await startService(dir, env);
   t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
-  const hits = await receiver.waitFor('/restart', 2, 5000);
   const api = client(svc.baseUrl, ws.key);
-  await until(async () => (await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
-  t.match((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { attempt_count: 2, status: 'succeeded' });
-  await new Promise((r) => setTimeout(r, 500));
-  t.equal(receiver.on('/restart').length, 2, 'the retry was sent once');
+  // Succeeded is final: no attempt of this delivery is to come, so the receiver's count is too.
+  const [delivery] = await settledDeliveries(api, ep.id, (ds) => ds[0]?.status === 'succeeded');
+  t.match(delivery, { attempt_count: 2, status: 'succeeded' });
+  const hits = receiver.on('/restart');
+  t.equal(hits.length, 2, 'the retry was sent once');
   t.equal(hits[0].headers['service-webhook-id'], hits[1].headers['service-webhook-id']);
 });

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { verifyWebhook } from '@support/webhooks';
 import { expectError } from '../support/expect';
-import { Receiver, webhookEnv } from '../support/receiver';
+import { Receiver, settledDeliveries, webhookEnv } from '../support/receiver';
 import { admin, removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant, until } from '../support/workspace';
+import { until } from '../support/wait';
+import { Tenant, tenant } from '../support/workspace';
 
 let svc: Service;
 let receiver: Receiver;
@@ -83,7 +84,7 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
   t.notOk(verifyWebhook(Buffer.from(JSON.stringify(hit.body, null, 1)), hit.headers['service-signature'] as string, ep.secret), 're-serialized bytes fail');
   t.notOk(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, 'whsec_wrong'), 'another secret fails');
   const deliveries = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body;
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 10_000);
   const [delivery] = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
   t.equal(deliveries.object, 'list');
   t.match(delivery, { object: 'webhook_delivery', id: hit.headers['service-webhook-id'], event_id: hit.body.id, event_type: 'conversation.created', status: 'succeeded', attempt_count: 1, response_status: 200, response_body: 'ok', next_retry_at: null, last_attempt_at: String });
@@ -93,15 +94,17 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
 
 t.test('subscriptions filter by type; message.created data is the message resource; the events log keeps only subscribed types', async (t) => {
   const ws = await tenant(svc.baseUrl, dir);
-  await endpoint(ws, '/only-messages', ['message.created']);
+  const messagesOnly = await endpoint(ws, '/only-messages', ['message.created']);
   await ws.api.post('/customers', { email: 'nobody-listens@example.com' });
   const c = (await ws.api.post('/conversations')).body;
   const m = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Hi!', client_message_id: 'm-1' })).body;
-  const [hit] = await receiver.waitFor('/only-messages', 1);
-  t.equal(hit.body.type, 'message.created');
-  t.strictSame(hit.body.data, m, 'data is shaped exactly like the message resource');
-  await new Promise((r) => setTimeout(r, 300));
-  t.equal(receiver.on('/only-messages').length, 1, 'conversation.created was not sent to it');
+  // Intake follows the log: once the message's delivery exists, the earlier events have been
+  // through it; once none is pending, what the receiver got is final.
+  const deliveries = await settledDeliveries(ws.api, messagesOnly.id, (ds) => ds.some((d) => d.event_type === 'message.created'));
+  t.strictSame(deliveries.map((d) => [d.event_type, d.status]), [['message.created', 'succeeded']], 'conversation.created was not queued for it');
+  const received = receiver.on('/only-messages');
+  t.strictSame(received.map((h) => h.body.type), ['message.created'], 'nor sent');
+  t.strictSame(received[0].body.data, m, 'data is shaped exactly like the message resource');
   const types = (await ws.api.get('/events')).body.data.map((e: { type: string }) => e.type);
   t.strictSame(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
   const all = await endpoint(ws, '/everything');
@@ -115,22 +118,28 @@ t.test('subscriptions filter by type; message.created data is the message resour
 t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After honoured', async (t) => {
   const ws = await tenant(svc.baseUrl, dir);
   let calls = 0;
+  // The third attempt is held open until the second's booking has been read.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => { release = resolve; });
   receiver.reply = (r) => {
     if (r.path !== '/flaky') return { status: 200 };
     calls += 1;
-    return calls === 1 ? { status: 500, body: 'boom' } : calls === 2 ? { status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' } : { status: 204 };
+    return calls === 1 ? { status: 500, body: 'boom' } : calls === 2 ? { status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' } : { status: 204, hold: held };
   };
-  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  t.teardown(() => { release(); receiver.reply = () => ({ status: 200, body: 'ok' }); });
   const ep = await endpoint(ws, '/flaky', ['customer.created']);
   await ws.api.post('/customers', { email: 'retry@example.com' });
-  const hits = await receiver.waitFor('/flaky', 3, 8000);
+  const hits = await receiver.waitFor('/flaky', 3);
   t.equal(new Set(hits.map((h) => h.headers['service-webhook-id'])).size, 1, 'one delivery, three attempts');
   t.equal(new Set(hits.map((h) => h.raw.toString())).size, 1, 'the same bytes every attempt');
   // Retry-After (1 s) is honoured up to the backoff ceiling, 400 ms here; the attempt's own
-  // backoff would have been 200 ms plus at most 10 % jitter.
-  t.ok(hits[2].at - hits[1].at >= 380, `Retry-After was honoured up to the ceiling (${hits[2].at - hits[1].at} ms)`);
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0].status === 'succeeded', 3000);
-  t.match((await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { attempt_count: 3, response_status: 204, status: 'succeeded' });
+  // backoff would have been 200 ms plus at most 10 % jitter. Both times are the service's.
+  const [second] = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
+  t.match(second, { attempt_count: 2, response_status: 429, status: 'pending' });
+  t.equal(Date.parse(second.next_retry_at) - Date.parse(second.last_attempt_at), 400, 'the retry was booked 400 ms after the 429: Retry-After, up to the ceiling');
+  release();
+  const [delivery] = await settledDeliveries(ws.api, ep.id, (ds) => ds[0]?.attempt_count === 3);
+  t.match(delivery, { attempt_count: 3, response_status: 204, status: 'succeeded' });
   t.equal((await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.consecutive_failures, 0, 'a success resets the counter');
 });
 
@@ -144,7 +153,7 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
   const disabled = (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body;
   t.match(disabled, { status: 'disabled', consecutive_failures: 15, disabled_at: String, last_error_at: String });
   const outbox = join(dir, 'outbox');
-  await until(async () => readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(ep.id)).length >= 2, 3000);
+  await until(async () => readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(ep.id)).length >= 2, 10_000);
   // The .eml bodies are quoted-printable: undo soft line breaks and =XX escapes before reading.
   const decode = (m: string) => m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   const mails = readdirSync(outbox).map((f) => decode(readFileSync(join(outbox, f), 'utf8'))).filter((m) => m.includes(ep.id));
@@ -156,8 +165,14 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
   t.ok(notice?.includes(`URL: ${receiver.url('/down')}`), 'the notice names the URL');
   t.match(notice, /HTTP 503/);
   const count = receiver.on('/down').length;
+  const witness = await endpoint(ws, '/down-witness', ['customer.created']);
   await ws.api.post('/customers', { email: 'while-disabled@example.com' });
-  await new Promise((r) => setTimeout(r, 500));
+  // The witness's delivery of that event shows intake has passed it; once no delivery of the
+  // disabled endpoint is pending (its retries are canceled), nothing more can reach /down.
+  await settledDeliveries(ws.api, witness.id, (ds) => ds.length === 1);
+  const down = await settledDeliveries(ws.api, ep.id);
+  t.equal(down.length, 2, 'no delivery was queued for the event after the disabling');
+  t.ok(down.every((d) => d.status === 'failed' || d.status === 'canceled'), 'the two earlier ones are over (failed or canceled)');
   t.equal(receiver.on('/down').length, count, 'nothing is sent to a disabled endpoint');
   const enabled = (await ws.api.patch(`/webhook_endpoints/${ep.id}`, { status: 'enabled' })).body;
   t.match(enabled, { status: 'enabled', consecutive_failures: 0, disabled_at: null });
@@ -169,7 +184,7 @@ t.test('410 Gone disables the endpoint at once', async (t) => {
   t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
   const ep = await endpoint(ws, '/gone', ['customer.created']);
   await ws.api.post('/customers', { email: 'gone@example.com' });
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 5000);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 10_000);
   t.equal(receiver.on('/gone').length, 1);
   t.match((await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0], { status: 'failed', response_status: 410, attempt_count: 1 });
 });
@@ -193,13 +208,13 @@ t.test('test sends a ping; retry re-sends a delivery', async (t) => {
   t.match(ping.body, { type: 'ping', id: /^evt_/, data: { object: 'webhook_endpoint', id: ep.id } });
   t.ok(verifyWebhook(ping.raw, ping.headers['service-signature'] as string, ep.secret));
   const delivery = ping.headers['service-webhook-id'] as string;
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 3000);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 10_000);
   const retry = await ws.api.post(`/webhook_endpoints/${ep.id}/deliveries/${delivery}/retry`);
   t.strictSame(retry.body, { object: 'webhook_delivery', id: delivery, retry_enqueued: true });
   const hits = await receiver.waitFor('/ping', 2);
   t.equal(hits[1].headers['service-webhook-id'], delivery);
   t.equal(hits[1].body.id, ping.body.id, 'the same event');
-  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count === 2, 3000);
+  await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count === 2, 10_000);
   expectError(t, await ws.api.post(`/webhook_endpoints/${ep.id}/deliveries/whd_01ARZ3NDEKTSV4RRFFQ69G5FAV/retry`), 404, 'not_found');
   t.equal((await ws.api.get('/events')).body.data[0].type, 'ping');
 });

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminJson } from './service';
-import { Tenant, until } from './workspace';
+import { until } from './wait';
+import { Tenant } from './workspace';
 
 /** A knowledge base article id: `kb_` + a well-formed ULID body. */
 export const kbId = (n: number) => `kb_01J${String(n).padStart(23, '0')}`;

@@ -4,7 +4,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import type { Client } from './client';
 import { tempDir } from './service';
+import { until } from './wait';
 
 export interface Received {
   path: string;
@@ -15,7 +17,8 @@ export interface Received {
   at: number;
 }
 
-export interface Reply { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
+/** `delayMs`: a slow receiver. `hold`: the answer waits for it (the test decides when the attempt ends). */
+export interface Reply { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; hold?: Promise<unknown> }
 
 /**
  * A local HTTPS webhook receiver with a self-signed certificate. The service trusts it through
@@ -23,8 +26,7 @@ export interface Reply { status: number; headers?: Record<string, string>; body?
  */
 export class Receiver {
   readonly received: Received[] = [];
-  /** May answer later (a promise): a test can hold attempts in flight until it releases them. */
-  reply: (r: Received) => Reply | Promise<Reply> = () => ({ status: 200, body: 'ok' });
+  reply: (r: Received) => Reply = () => ({ status: 200, body: 'ok' });
 
   private constructor(private readonly server: https.Server, readonly caFile: string) {}
 
@@ -46,9 +48,9 @@ export class Receiver {
         try { body = JSON.parse(raw.toString()); } catch { body = raw.toString(); }
         const r: Received = { path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
         self.received.push(r);
-        void Promise.resolve(self.reply(r)).then((reply) => {
-          setTimeout(() => { res.writeHead(reply.status, reply.headers ?? {}); res.end(reply.body ?? ''); }, reply.delayMs ?? 0);
-        });
+        const reply = self.reply(r);
+        const answer = () => { res.writeHead(reply.status, reply.headers ?? {}); res.end(reply.body ?? ''); };
+        void Promise.resolve(reply.hold).then(() => setTimeout(answer, reply.delayMs ?? 0));
       });
     });
     self = new Receiver(server, caFile);
@@ -61,12 +63,9 @@ export class Receiver {
 
   on(path: string): Received[] { return this.received.filter((r) => r.path === path); }
 
+  /** At least `count` requests on `path` (fewer when the deadline passes fails the test). */
   async waitFor(path: string, count: number, ms = 10_000): Promise<Received[]> {
-    const until = Date.now() + ms;
-    while (this.on(path).length < count) {
-      if (Date.now() > until) throw new Error(`${path}: received ${this.on(path).length} of ${count} within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => this.on(path).length >= count, ms, 20, `${count} requests on ${path}`);
     return this.on(path);
   }
 
@@ -84,3 +83,18 @@ export const webhookEnv = (receiver: Receiver, extra: Record<string, string> = {
   WEBHOOK_RETRY_MAX_MS: '400',
   ...extra,
 });
+
+export interface Delivery { id: string; event_id: string; event_type: string; status: string; attempt_count: number; last_error: string | null; [field: string]: unknown }
+
+/**
+ * An endpoint's deliveries (newest first, up to 100) once `ready` holds for them and none is
+ * pending: no attempt of any of them is still to come, so what a receiver got of them is final.
+ */
+export const settledDeliveries = async (api: Client, endpointId: string, ready: (deliveries: Delivery[]) => boolean = () => true, ms = 10_000): Promise<Delivery[]> => {
+  let deliveries: Delivery[] = [];
+  await until(async () => {
+    deliveries = (await api.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data;
+    return ready(deliveries) && deliveries.every((d) => d.status !== 'pending');
+  }, ms, 50, `settled deliveries of ${endpointId}`);
+  return deliveries;
+};

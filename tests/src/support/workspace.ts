@@ -1,5 +1,6 @@
 import { adminJson } from './service';
 import { client, Client } from './client';
+import { until } from './wait';
 
 export interface Tenant {
   workspaceId: string;
@@ -21,15 +22,6 @@ export const keyFor = async (baseUrl: string, dataDir: string, workspaceId: stri
   const k = await adminJson<{ id: string; key: string }>(dataDir, 'key', 'create', '--workspace', workspaceId, '--name', 'test key', ...keyArgs);
   const api = client(baseUrl, k.key);
   // Polls gently: unauthenticated calls count against the caller's address bucket.
-  await until(async () => ![401, 429].includes((await api.get('/me')).status), 3000, 100);
+  await until(async () => ![401, 429].includes((await api.get('/me')).status), 10_000, 100);
   return { workspaceId, key: k.key, keyId: k.id, api };
-};
-
-export const until = async (cond: () => Promise<boolean>, ms: number, intervalMs = 20): Promise<number> => {
-  const started = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  return Date.now() - started;
 };

@@ -1,0 +1,47 @@
+import t, { type Test } from 'tap';
+import { Application, Clock, loadConfig, silentLogger } from '@support/application';
+import { removeDir, tempDir } from '../support/service';
+
+// Operator interface: "A verified key is cached for 500 ms, so a revocation or plan change
+// applies within a second." The cache runs on the application's clock, injected here.
+
+const setup = async (t: Test) => {
+  const dir = tempDir('auth-');
+  const time = { now: Date.parse('2026-03-01T12:00:00.000Z') };
+  const clock: Clock = { now: () => new Date(time.now) };
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
+  await app.start();
+  t.teardown(async () => { await app.stop(); removeDir(dir); });
+  const admin = { workspaceId: null, actor: 'test', requestId: null };
+  const { workspace } = await app.workspaces.create(admin, { name: 'Auth' });
+  const keyOf = async (expiresAt?: string) => {
+    const key = await app.keys.create(admin, { workspaceId: workspace.id, name: 'k', expiresAt });
+    await app.settle(key.position);
+    return { ...key, verdict: async () => (await app.authenticate(key.key))?.keyId ?? null };
+  };
+  return { app, admin, time, keyOf };
+};
+
+t.test('a revoked key keeps working for the 500 ms it is cached, and not a millisecond longer', async (t) => {
+  const { app, admin, time, keyOf } = await setup(t);
+  const key = await keyOf();
+  t.equal(await key.verdict(), key.id, 'verified, and cached from now');
+  await app.settle((await app.keys.revoke(admin, key.id)).position);
+  t.equal(await key.verdict(), key.id, 'the read model says revoked, the cache does not know yet');
+  time.now += 499;
+  t.equal(await key.verdict(), key.id, 'still cached after 499 ms');
+  time.now += 1;
+  t.equal(await key.verdict(), null, 'refused once the 500 ms have passed');
+  time.now += 10_000;
+  t.equal(await key.verdict(), null, 'and from then on');
+});
+
+t.test('an expiring key is refused at its expiry, even while cached', async (t) => {
+  const { time, keyOf } = await setup(t);
+  const key = await keyOf(new Date(time.now + 200).toISOString());
+  t.equal(await key.verdict(), key.id);
+  time.now += 199;
+  t.equal(await key.verdict(), key.id, 'cached and not yet expired');
+  time.now += 1;
+  t.equal(await key.verdict(), null, 'expired, though still in the cache');
+});
