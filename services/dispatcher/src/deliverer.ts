@@ -12,6 +12,8 @@ export interface DelivererOptions {
 
 const ACK_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'Service-Webhooks/1.0';
+/** How long a delivery whose attempt another taker holds is left alone before it is looked at again. */
+const HELD_RECHECK_MS = 1000;
 
 /**
  * Sends due deliveries: scans pending ones by due time, takes each attempt's lease (so no
@@ -24,6 +26,8 @@ export class Deliverer {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly active = new Map<string, Promise<void>>();
+  /** Deliveries whose next attempt was held by another taker, and when to look again. */
+  private readonly held = new Map<string, number>();
   private readonly onDue = () => this.wake();
 
   constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DelivererOptions) {}
@@ -50,6 +54,9 @@ export class Deliverer {
     const concurrency = this.options.concurrency ?? 64;
     const maxIdle = this.options.maxIdleMs ?? 1000;
     while (this.running) {
+      // A turn of the event loop between scans: the store's calls may settle without one, and
+      // a scan that finds work at once must never keep requests and timers waiting.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const now = this.app.clock.now().getTime();
       let nextDue = now + maxIdle;
       try {
@@ -57,9 +64,16 @@ export class Deliverer {
         for (const d of items) {
           if (this.active.has(d.id) || d.next_retry_ms === null) continue;
           if (d.next_retry_ms > now) { nextDue = Math.min(nextDue, d.next_retry_ms); break; }
+          if ((this.held.get(d.id) ?? 0) > now) continue;
           if (this.active.size >= concurrency) break;
-          const attempt = this.attempt(d).catch((err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
-            .finally(() => { this.active.delete(d.id); this.wake(); });
+          let outcome: 'done' | 'held' = 'done';
+          const attempt = this.attempt(d).then((o) => { outcome = o; }, (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
+            .finally(() => {
+              this.active.delete(d.id);
+              // A held attempt changed nothing: looking again at once would only find it held.
+              if (outcome === 'held') this.held.set(d.id, this.app.clock.now().getTime() + HELD_RECHECK_MS);
+              else { this.held.delete(d.id); this.wake(); }
+            });
           this.active.set(d.id, attempt);
         }
       } catch (err) {
@@ -74,21 +88,23 @@ export class Deliverer {
     }
   }
 
-  private async attempt(doc: DeliveryDoc): Promise<void> {
+  /** One attempt of a delivery; `held` when another taker has it (nothing was done). */
+  private async attempt(doc: DeliveryDoc): Promise<'done' | 'held'> {
     const { app } = this;
     const attempt = doc.attempt_count + 1;
     const lease = await app.webhookRecords.lease(doc.id, attempt);
-    if (lease === 'held') return;
+    if (lease === 'held') return 'held';
     if (lease === 'expired') {
       // Its holder died mid-attempt: book the attempt as failed rather than send it again.
       await this.book(doc, attempt, { ok: false, status: null, responseBody: null, error: 'attempt interrupted by a dispatcher restart; outcome unknown', retryAfterMs: null, durationMs: 0 });
-      return;
+      return 'done';
     }
     const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
     // A ping is sent even to a disabled endpoint: that is how one checks it works again.
     if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
-      await app.webhookRecords.deliveryDocs.put({ ...doc, status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' });
-      return;
+      const error = endpoint ? 'endpoint disabled' : 'endpoint deleted';
+      await app.webhookRecords.update(doc.id, (current) => ({ ...(current ?? doc), status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: error }));
+      return 'done';
     }
     const event = await app.webhookRecords.eventDocs.get(doc.event_id);
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
@@ -111,23 +127,33 @@ export class Deliverer {
     await app.webhookEndpoints.recordAttempt(endpoint.id, {
       delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result),
     });
+    return 'done';
   }
 
-  /** Records an attempt and decides what comes next. */
+  /**
+   * Records an attempt and decides what comes next, on the delivery as it is now: a retry asked
+   * for while the attempt was out (the delivery was rescheduled since `doc` was read) still
+   * gets its attempt, whatever this one's outcome.
+   */
   private async book(doc: DeliveryDoc, attempt: number, result: SendResult): Promise<void> {
     const now = this.app.clock.now();
     const final = result.ok || result.status === 410 || attempt >= MAX_ATTEMPTS;
-    const next = final ? null : now.getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
-    await this.app.webhookRecords.deliveryDocs.put({
-      ...doc,
-      attempt_count: attempt,
-      status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
-      next_retry_ms: next,
-      next_retry_at: next === null ? null : new Date(next).toISOString(),
-      last_attempt_at: now.toISOString(),
-      response_status: result.status,
-      response_body: result.responseBody,
-      last_error: result.ok ? null : result.error,
+    let next = final ? null : now.getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
+    await this.app.webhookRecords.update(doc.id, (current) => {
+      const base = current ?? doc;
+      const retried = base.status === 'pending' && base.next_retry_ms !== null && base.next_retry_ms !== doc.next_retry_ms;
+      if (retried) next = base.next_retry_ms;
+      return {
+        ...base,
+        attempt_count: attempt,
+        status: retried ? 'pending' : result.ok ? 'succeeded' : final ? 'failed' : 'pending',
+        next_retry_ms: next,
+        next_retry_at: next === null ? null : new Date(next).toISOString(),
+        last_attempt_at: now.toISOString(),
+        response_status: result.status,
+        response_body: result.responseBody,
+        last_error: result.ok ? null : result.error,
+      };
     });
     if (!result.ok) this.log.info('delivery attempt failed', { delivery_id: doc.id, attempt, status: result.status, error: result.error, next_retry_at: next && new Date(next).toISOString() });
   }

@@ -53,6 +53,8 @@ export class WebhookRecords {
   private readonly leases: Collection<LeaseDoc>;
   /** Wakes a dispatcher in this process when something becomes due. */
   readonly due = new EventEmitter();
+  /** The change of each delivery being written now: later ones wait their turn. */
+  private readonly updating = new Map<string, Promise<void>>();
 
   constructor(reads: ReadStore, private readonly clock: Clock) {
     this.eventDocs = reads.collection<WebhookEventDoc>(WEBHOOK_EVENTS);
@@ -82,9 +84,29 @@ export class WebhookRecords {
     const doc = await this.deliveries.get(workspaceId, id);
     if (!doc || doc.endpoint_id !== endpointId) return false;
     const now = this.clock.now();
-    await this.deliveryDocs.put({ ...doc, status: 'pending', next_retry_ms: now.getTime(), next_retry_at: now.toISOString() });
+    await this.update(id, (fresh) => fresh && { ...fresh, status: 'pending', next_retry_ms: now.getTime(), next_retry_at: now.toISOString() });
     this.due.emit('due');
     return true;
+  }
+
+  /**
+   * Rewrites a delivery from its current document, one change at a time per delivery in this
+   * process: a retry and the booking of an attempt that end together both count (written from
+   * the same earlier read, the later would undo the other, and the attempt number with it).
+   * `change` gets null when the delivery does not exist; returning null writes nothing.
+   */
+  async update(id: string, change: (current: DeliveryDoc | null) => DeliveryDoc | null): Promise<void> {
+    const write = (this.updating.get(id) ?? Promise.resolve()).then(async () => {
+      const next = change(await this.deliveryDocs.get(id));
+      if (next) await this.deliveryDocs.put(next);
+    });
+    const settled = write.catch(() => undefined);
+    this.updating.set(id, settled);
+    try {
+      await write;
+    } finally {
+      if (this.updating.get(id) === settled) this.updating.delete(id);
+    }
   }
 
   /**
