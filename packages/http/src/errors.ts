@@ -1,4 +1,5 @@
 import { DomainFailure } from '@support/application';
+import { FORBIDDEN_KEY } from './codec/primitives';
 
 /** An error meant for the client: its message, status, code and details are safe to show. */
 export class ApiError extends Error {
@@ -44,6 +45,11 @@ export const toApiError = (err: unknown): ApiError | null => {
   const e = err as { status?: number; type?: string; expose?: boolean } | null;
   // Errors raised by koa-bodyparser (raw-body) carry an HTTP status and a type.
   if (e?.type === 'entity.too.large') return new ApiError(413, `Request body too large (the limit is ${BODY_LIMIT_BYTES / 1024 / 1024} MiB)`, 'payload_too_large');
+  // co-body's parser (@hapi/bourne) refuses a "__proto__" key anywhere, as prototype poisoning:
+  // valid JSON, so it is named rather than called malformed.
+  if (err instanceof SyntaxError && e?.status === 400 && err.message === 'Object contains forbidden prototype property') {
+    return new ApiError(400, `Request body has a key named ${FORBIDDEN_KEY}, which is refused at any depth`);
+  }
   // co-body throws the SyntaxError of JSON.parse with status 400 and no type.
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');

@@ -43,8 +43,38 @@ export interface RouteDef<P extends AnyStruct | undefined = any, Q extends AnySt
   /** A body is optional on this route (e.g. POST /conversations). */
   bodyOptional?: boolean;
   response: { status: number; codec: t.Any & Described; description: string };
+  /**
+   * OpenAPI links from the success response to the operations its values feed (a created id into
+   * its get, patch and delete; a list's first item into its get). Generated clients and the
+   * stateful phase of the fuzz (scripts/schemathesis.sh) follow them.
+   */
+  links?: Readonly<Record<string, RouteLink>>;
   handler(input: HandlerInput<Decoded<P>, Decoded<Q>, Decoded<B>>): Promise<HandlerResult>;
 }
+
+/** One OpenAPI link (https://spec.openapis.org/oas/v3.1.0#link-object). */
+export interface RouteLink {
+  /** The target, as its method and Koa-style path: `GET /customers/:id`. */
+  operation: string;
+  /** The target's path or query parameters, each a runtime expression such as `$response.body#/id`. */
+  parameters: Readonly<Record<string, string>>;
+  description?: string;
+}
+
+/**
+ * Links named after their targets (`GetCustomersId`), each filling the same parameters, e.g.
+ * `linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' })`.
+ */
+export const linksTo = (operations: readonly string[], parameters: Readonly<Record<string, string>>): Record<string, RouteLink> =>
+  Object.fromEntries(operations.map((operation) => {
+    const [method, path] = operation.split(' ');
+    const id = operationIdOf(method.toLowerCase(), path);
+    return [id.charAt(0).toUpperCase() + id.slice(1), { operation, parameters }];
+  }));
+
+/** The document's operationId for a method and Koa-style path: `GET /customers/:id` is getCustomersId. */
+export const operationIdOf = (method: string, path: string): string =>
+  path === '/' ? `${method}Root` : `${method}${path.replace(/:/g, '').replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`;
 
 /** Keeps the codec types flowing into the handler's parameters. */
 export const route = <P extends AnyStruct | undefined = undefined, Q extends AnyStruct | undefined = undefined, B extends AnyStruct | undefined = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> => def;

@@ -7,11 +7,12 @@ import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, re
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 import { mountMcp } from './mcp/mount';
+import { mcpOpenApiPath, mcpOpenApiSchemas } from './mcp/openapi';
 
 /** `consumers`: the process's log consumers, reported by GET /healthz. */
 export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[] = () => []): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
-  const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1' }));
+  const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }));
 
   // Errors Koa reports outside a response (a client that hung up mid-answer: EPIPE, ECONNRESET)
   // are one JSON line, not Koa's default multi-line stack on stderr.

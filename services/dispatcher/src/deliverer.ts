@@ -13,6 +13,8 @@ export interface DelivererOptions {
 
 const ACK_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'Service-Webhooks/1.0';
+/** How long a delivery whose attempt another taker holds is left alone before it is looked at again. */
+const HELD_RECHECK_MS = 1000;
 
 /**
  * Sends due deliveries: scans pending ones by due time, takes each attempt's lease (so no
@@ -25,6 +27,8 @@ export class Deliverer {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly active = new Map<string, Promise<void>>();
+  /** Deliveries whose next attempt was held by another taker, and when to look again. */
+  private readonly held = new Map<string, number>();
   private readonly onDue = () => this.wake();
 
   constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DelivererOptions) {}
@@ -51,6 +55,9 @@ export class Deliverer {
     const concurrency = this.options.concurrency ?? 64;
     const maxIdle = this.options.maxIdleMs ?? 1000;
     while (this.running) {
+      // A turn of the event loop between scans: the store's calls may settle without one, and
+      // a scan that finds work at once must never keep requests and timers waiting.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const now = this.app.clock.now().getTime();
       let nextDue = now + maxIdle;
       try {
@@ -58,9 +65,16 @@ export class Deliverer {
         for (const d of items) {
           if (this.active.has(d.id) || d.next_retry_ms === null) continue;
           if (d.next_retry_ms > now) { nextDue = Math.min(nextDue, d.next_retry_ms); break; }
+          if ((this.held.get(d.id) ?? 0) > now) continue;
           if (this.active.size >= concurrency) break;
-          const attempt = this.attempt(d).catch((err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
-            .finally(() => { this.active.delete(d.id); this.wake(); });
+          let outcome: 'done' | 'held' = 'done';
+          const attempt = this.attempt(d).then((o) => { outcome = o; }, (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
+            .finally(() => {
+              this.active.delete(d.id);
+              // A held attempt changed nothing: looking again at once would only find it held.
+              if (outcome === 'held') this.held.set(d.id, this.app.clock.now().getTime() + HELD_RECHECK_MS);
+              else { this.held.delete(d.id); this.wake(); }
+            });
           this.active.set(d.id, attempt);
         }
       } catch (err) {
@@ -75,21 +89,22 @@ export class Deliverer {
     }
   }
 
-  private async attempt(doc: DeliveryDoc): Promise<void> {
+  /** One attempt of a delivery; `held` when another taker has it (nothing was done). */
+  private async attempt(doc: DeliveryDoc): Promise<'done' | 'held'> {
     const { app } = this;
     const attempt = doc.attempt_count + 1;
     const lease = await app.webhookRecords.lease(doc.id, attempt);
-    if (lease === 'held') return;
+    if (lease === 'held') return 'held';
     if (lease === 'expired') {
       // Its holder died mid-attempt: book the attempt as failed rather than send it again.
       await this.book(doc, attempt, { ok: false, status: null, responseBody: null, error: 'attempt interrupted by a dispatcher restart; outcome unknown', retryAfterMs: null, durationMs: 0 });
-      return;
+      return 'done';
     }
     const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
     // A ping is sent even to a disabled endpoint: that is how one checks it works again.
     if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
       await app.webhookRecords.cancel(doc, endpoint ? 'endpoint disabled' : 'endpoint deleted');
-      return;
+      return 'done';
     }
     const event = await app.webhookRecords.eventDocs.get(doc.event_id);
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
@@ -113,6 +128,7 @@ export class Deliverer {
     const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
     await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => app.webhookEndpoints.recordAttempt(endpoint.id, report));
     await this.book(doc, attempt, result);
+    return 'done';
   }
 
   /** Books an attempt's outcome on the delivery and schedules what comes next. */

@@ -71,6 +71,16 @@ t.test('PATCH /agent changes only the given fields, merges deployed_channels, an
   }
   t.strictSame((await w.api.get('/agent')).body, second, 'a rejected PATCH changed nothing');
   t.equal((await w.api.patch('/agent', { custom_instructions: null, escalation: { after_replies: 10 } })).body.escalation.after_replies, 10);
+  // What the document says is what is checked: blank is refused (the schema's pattern, as trim
+  // counts whitespace), and lengths are in characters, as maxLength counts them.
+  const schema = (await w.api.get('/openapi.json')).body.paths['/agent'].patch.requestBody.content['application/json'].schema;
+  t.match(schema.properties.name, { minLength: 1, maxLength: 100, pattern: String });
+  t.equal(schema.properties.escalation.properties.keywords.items.pattern, schema.properties.name.pattern);
+  for (const blank of [{ name: ' \u00a0\ufeff' }, { escalation: { keywords: ['ok', '\u2003'] } }]) {
+    expectError(t, await w.api.patch('/agent', blank), 400, 'validation_error', JSON.stringify(blank));
+  }
+  const astral = '\u{1F600}'.repeat(100);
+  t.equal((await w.api.patch('/agent', { name: astral, custom_instructions: '\u{1F600}'.repeat(2000) })).body.name, astral, '100 characters of two UTF-16 units each');
 });
 
 t.test('plans: pro allows essential and pro; ultra is enterprise-only (403 PLAN_LIMIT_REACHED)', async (t) => {

@@ -57,6 +57,12 @@ t.test('create needs an email, phone or external_id, and valid fields', async (t
   t.match(typed.body.error.message, /email must be a string/);
   t.match(typed.body.error.message, /metadata must be an object/);
   expectError(t, await ws.api.post('/customers', { email: 'not-an-email' }), 400, 'validation_error');
+  // The document says a phone needs a digit 0-9 ([0-9], not \d, which some engines read as any
+  // script's digit): one with only another script's digits is refused, a single 0-9 digit is enough.
+  const digits = await ws.api.post('/customers', { phone: '\u0663\u0664', external_id: 'arabic-indic' });
+  expectError(t, digits, 400, 'validation_error');
+  t.strictSame(digits.body.error.message, 'phone "\u0663\u0664" has no digits');
+  t.equal((await ws.api.post('/customers', { phone: '7' })).status, 201);
   const unknown = await ws.api.post('/customers', { email: 'a@b.co', nickname: 'x' });
   t.match(unknown.body.error.message, /nickname is not a known field/);
 });

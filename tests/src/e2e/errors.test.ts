@@ -106,6 +106,27 @@ t.test('malformed JSON, wrong content type and oversized bodies', async (t) => {
   expectError(t, big, 413, 'payload_too_large');
 });
 
+t.test('a key named __proto__ is refused at any depth, by name, as the document says; the word itself is fine as a value', async (t) => {
+  const conversation = (await ws.api.post('/conversations', {})).body;
+  for (const body of [
+    '{"content":"hi","channel_metadata":{"__proto__":{"admin":true}}}',
+    '{"content":"hi","attachments":[{"meta":[{"\\u005f_proto__":1}]}]}',
+  ]) {
+    const r = await ws.api.post(`/conversations/${conversation.id}/messages`, body);
+    expectError(t, r, 400);
+    t.strictSame(r.body.error.message, 'Request body has a key named __proto__, which is refused at any depth');
+  }
+  t.equal((await ws.api.post(`/conversations/${conversation.id}/messages`, { content: '__proto__', channel_metadata: { note: '__proto__' } })).status, 201);
+  const fine = await ws.api.post('/customers', { external_id: 'proto-fine', metadata: { note: '__proto__', proto: { constructor: 1 } } });
+  t.equal(fine.status, 201);
+  t.strictSame(fine.body.metadata, { note: '__proto__', proto: { constructor: 1 } });
+  const doc = (await ws.api.get('/openapi.json')).body;
+  t.match(doc.paths['/conversations/{id}/messages'].post.requestBody.content['application/json'].schema.properties.channel_metadata, {
+    type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' },
+  });
+  t.match(doc.components.schemas.JsonValue.anyOf[2], { type: 'object', propertyNames: { not: { const: '__proto__' } } });
+});
+
 t.test('schema failures name every offending field, without a code', async (t) => {
   const r = await ws.api.post('/customers', { email: 1, phone: true, metadata: [] });
   expectError(t, r, 400);
@@ -126,7 +147,7 @@ t.test('the OpenAPI document is served without a key and covers every route', as
   }
   t.ok(r.body.paths['/openapi.json']?.get, 'the document describes itself');
   t.strictSame(Object.keys(r.body.paths['/customers'].post.responses).sort(), ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'], 'shared error responses per operation');
-  t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, { anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }], properties: { phone: { pattern: '\\d' } } });
+  t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, { anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }], properties: { phone: { pattern: '[0-9]' } } });
   t.match(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer, { anyOf: Array });
   t.ok(r.body.paths['/mcp']?.post, 'and the MCP endpoint');
   for (const path of ['/agent', '/agent/messages', '/agent/search']) t.ok(r.body.paths[path], path);
@@ -138,6 +159,37 @@ t.test('the OpenAPI document is served without a key and covers every route', as
   const list = r.body.paths['/customers'].get.parameters;
   t.match(list.find((p: { name: string }) => p.name === 'limit'), { in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } });
   t.match(r.body.paths['/tags'].post.requestBody.content['application/json'].schema, { required: ['name'], properties: { name: { minLength: 1, maxLength: 100 } } });
+});
+
+t.test('links: a created id feeds its get, patch and delete; every link names an operation and its parameters', async (t) => {
+  const doc = (await client(svc.baseUrl).get('/openapi.json')).body;
+  t.strictSame(doc.paths['/customers'].post.responses['201'].links, {
+    GetCustomersId: { operationId: 'getCustomersId', parameters: { id: '$response.body#/id' } },
+    PatchCustomersId: { operationId: 'patchCustomersId', parameters: { id: '$response.body#/id' } },
+  });
+  t.strictSame(Object.keys(doc.paths['/webhook_endpoints'].post.responses['201'].links), [
+    'GetWebhookendpointsId', 'PatchWebhookendpointsId', 'DeleteWebhookendpointsId', 'PostWebhookendpointsIdRollsecret', 'PostWebhookendpointsIdTest', 'GetWebhookendpointsIdDeliveries',
+  ]);
+  const operations = new Map<string, { parameters?: { name: string }[] }>();
+  for (const methods of Object.values(doc.paths) as Record<string, { operationId: string; parameters?: { name: string }[] }>[]) {
+    for (const op of Object.values(methods)) operations.set(op.operationId, op);
+  }
+  let count = 0;
+  for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, { responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>][]) {
+    for (const [method, op] of Object.entries(methods)) {
+      for (const link of Object.values(op.responses).flatMap((r) => Object.values(r.links ?? {}))) {
+        count++;
+        const target = operations.get(link.operationId);
+        t.ok(target, `${method} ${path} -> ${link.operationId}`);
+        const names = new Set((target?.parameters ?? []).map((p) => p.name));
+        for (const [name, expression] of Object.entries(link.parameters)) {
+          t.ok(names.has(name), `${link.operationId} has a parameter ${name}`);
+          t.match(expression, /^\$(response\.body#\/|request\.path\.)/);
+        }
+      }
+    }
+  }
+  t.ok(count >= 30, `${count} links`);
 });
 
 t.test('an unexpected failure is a 500 envelope with a request id, and no stack', async (t) => {

@@ -105,3 +105,39 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
   }));
   t.strictSame(calls, calls.map(() => 1));
 });
+
+t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC errors from the transport', async (t) => {
+  const doc = (await httpClient(svc.baseUrl).get('/openapi.json')).body;
+  const op = doc.paths['/mcp'].post;
+  const accept = op.parameters.find((p: { name: string }) => p.name === 'Accept');
+  t.match(accept, { in: 'header', required: true, schema: { pattern: 'application/json.*text/event-stream|text/event-stream.*application/json' } });
+  const body = op.requestBody.content['application/json'].schema;
+  t.strictSame(body.anyOf, [
+    { $ref: '#/components/schemas/JsonRpcMessage' },
+    { type: 'array', items: { $ref: '#/components/schemas/JsonRpcMessage' }, maxItems: 100, description: 'A batch of messages' },
+  ]);
+  const message = doc.components.schemas.JsonRpcMessage;
+  t.strictSame(message.anyOf.map((m: { required: string[] }) => m.required), [['jsonrpc', 'id', 'method'], ['jsonrpc', 'method'], ['jsonrpc', 'id', 'result'], ['jsonrpc', 'error']]);
+  t.match(message.anyOf[0].properties.params, { type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' } });
+  t.match(op.responses['406'].content['application/json'].schema, { required: ['jsonrpc', 'error', 'id'] });
+
+  const both = { Accept: 'application/json, text/event-stream' };
+  const noMethod = await ws.api.post('/mcp', { jsonrpc: '2.0' }, both);
+  t.equal(noMethod.status, 400, 'a message without method, result or error is not JSON-RPC');
+  t.strictSame(noMethod.body, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
+  const jsonOnly = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { Accept: 'application/json' });
+  t.equal(jsonOnly.status, 406);
+  t.strictSame(jsonOnly.body, { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null });
+  const unknown = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 'a', method: 'no/such/method' }, both);
+  t.equal(unknown.status, 200, 'an unknown method is a JSON-RPC error in a 200');
+  t.strictSame(unknown.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found' } });
+  const notification = await ws.api.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, both);
+  t.equal(notification.status, 202);
+  t.equal(notification.text, '');
+  const batch = await ws.api.post('/mcp', [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }], both);
+  t.strictSame(batch.body, [{ result: {}, jsonrpc: '2.0', id: 1 }, { result: {}, jsonrpc: '2.0', id: 2 }], 'a batch is answered by an array');
+  const version = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...both, 'Mcp-Protocol-Version': '1999-01-01' });
+  t.equal(version.status, 400);
+  t.match(version.body, { jsonrpc: '2.0', error: { code: -32000, message: /Unsupported protocol version/ }, id: null });
+  t.ok(op.parameters.find((p: { name: string }) => p.name === 'Mcp-Protocol-Version').schema.enum.includes('2025-06-18'));
+});

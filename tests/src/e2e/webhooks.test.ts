@@ -69,6 +69,46 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   expectError(t, await other.api.post(`/webhook_endpoints/${mine.id}/roll_secret`), 404, 'not_found');
 });
 
+t.test('the document states the url and enabled_events rules the service enforces, both ways', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const doc = (await ws.api.get('/openapi.json')).body;
+  const create = doc.paths['/webhook_endpoints'].post.requestBody.content['application/json'].schema;
+  t.strictSame(doc.paths['/webhook_endpoints/{id}'].patch.requestBody.content['application/json'].schema.properties.enabled_events, create.properties.enabled_events, 'the same on PATCH');
+  t.match(create.properties.url, { type: 'string', format: 'uri', pattern: '^https:\\/\\/', maxLength: 2048 });
+  const events = create.properties.enabled_events;
+  t.match(events, { type: 'array', minItems: 1, maxItems: 20, anyOf: [{ items: { enum: Array } }, { items: { const: '*' }, maxItems: 1 }] });
+  t.strictSame(events.anyOf[0].items.enum, [
+    'conversation.created', 'conversation.updated', 'conversation.closed', 'message.created', 'customer.created', 'customer.updated', 'lead.captured',
+    'ticket.created', 'ticket.updated', 'ticket.resolved', 'sla.at_risk', 'sla.breached', 'agent.escalated',
+  ]);
+  // What the schema refuses, the service refuses; what it allows, the service takes.
+  const post = (body: object) => ws.api.post('/webhook_endpoints', { url: receiver.url('/rules'), ...body });
+  const empty = await post({ enabled_events: [] });
+  expectError(t, empty, 400, 'validation_error');
+  t.strictSame(empty.body.error.message, 'enabled_events must name at least one event type, or be ["*"]');
+  expectError(t, await post({ enabled_events: ['*', '*'] }), 400, 'validation_error');
+  expectError(t, await post({ enabled_events: ['ping'] }), 400, 'validation_error');
+  const http = await post({ url: receiver.url('/rules').replace(/^https:/, 'http:'), enabled_events: ['*'] });
+  expectError(t, http, 400);
+  t.strictSame(http.body.error.details.fields, [{ field: 'url', message: 'must be an https:// URL' }]);
+  const ok = await post({ enabled_events: ['ticket.created', 'ticket.created', 'sla.breached'] });
+  t.equal(ok.status, 201);
+  t.strictSame(ok.body.enabled_events, ['ticket.created', 'sla.breached'], 'repeats are dropped');
+  t.equal((await post({ enabled_events: ['*'] })).status, 201);
+});
+
+t.test('at most 16 endpoints per workspace: the 17th is a 409 conflict until one is deleted', async (t) => {
+  const ws = await tenant(svc.baseUrl, dir);
+  const ids: string[] = [];
+  for (let i = 0; i < 16; i++) ids.push((await endpoint(ws, `/many/${i}`)).id);
+  const refused = await ws.api.post('/webhook_endpoints', { url: receiver.url('/many/16'), enabled_events: ['*'] });
+  expectError(t, refused, 409, 'conflict');
+  t.strictSame(refused.body.error.message, 'a workspace has at most 16 webhook endpoints; delete one first');
+  t.equal((await ws.api.get('/webhook_endpoints')).body.data.length, 16, 'nothing was registered');
+  t.equal((await ws.api.delete(`/webhook_endpoints/${ids[0]}`)).status, 200);
+  t.equal((await ws.api.post('/webhook_endpoints', { url: receiver.url('/many/16'), enabled_events: ['*'] })).status, 201, 'a deletion frees a place');
+});
+
 t.test('a delivery: envelope, every header, signature over the exact bytes', async (t) => {
   const ws = await tenant(svc.baseUrl, dir);
   const ep = await endpoint(ws, '/signed', ['conversation.created']);

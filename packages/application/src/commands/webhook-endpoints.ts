@@ -26,7 +26,7 @@ export class WebhookEndpoints {
 
   async create(ctx: Ctx, input: { url: string; description?: string | null; enabled_events: string[] }) {
     await this.checkUrl(input.url);
-    if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS) throw failure('validation', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints`);
+    if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS) throw failure('conflict', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
     const id = this.deps.ids.next(ID_PREFIX.webhookEndpoint);
     const secret = newSigningSecret();
     const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), {

@@ -31,9 +31,12 @@ export type AgentCommand = { type: 'configure'; workspace_id: string; plan: Plan
 
 export const applyAgentChanges = (settings: AgentSettings, changes: AgentChanges): AgentSettings => ({ ...settings, ...changes });
 
+/** Length as a person counts it (code points), as the API's schema and its maxLength count. */
+const characters = (s: string) => [...s].length;
+
 const checkPatch = (p: AgentPatch, plan: Plan) => {
-  if (p.name !== undefined && (p.name.trim().length < 1 || p.name.length > 100)) return fail('validation', 'name must be 1 to 100 characters');
-  if (p.custom_instructions !== undefined && p.custom_instructions !== null && p.custom_instructions.length > 2000) {
+  if (p.name !== undefined && (p.name.trim().length < 1 || characters(p.name) > 100)) return fail('validation', 'name must be 1 to 100 characters');
+  if (p.custom_instructions !== undefined && p.custom_instructions !== null && characters(p.custom_instructions) > 2000) {
     return fail('validation', 'custom_instructions must be at most 2000 characters');
   }
   const after = p.escalation?.after_replies;

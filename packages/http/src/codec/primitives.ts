@@ -13,7 +13,8 @@ export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
 
 const id = <A>(a: A) => a;
 
-export const str = (opts: { min?: number; max?: number; pattern?: RegExp; description?: string; format?: string } = {}) => {
+/** `patternMessage`: the failure when `pattern` does not match (default: "must match <pattern>"). */
+export const str = (opts: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; description?: string; format?: string } = {}) => {
   const schema: JsonSchema = { type: 'string' };
   if (opts.min !== undefined) schema.minLength = opts.min;
   if (opts.max !== undefined) schema.maxLength = opts.max;
@@ -26,7 +27,7 @@ export const str = (opts: { min?: number; max?: number; pattern?: RegExp; descri
     const length = [...u].length;
     if (opts.min !== undefined && length < opts.min) return opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`;
     if (opts.max !== undefined && length > opts.max) return `must be at most ${opts.max} characters`;
-    if (opts.pattern && !opts.pattern.test(u)) return `must match ${opts.pattern.source}`;
+    if (opts.pattern && !opts.pattern.test(u)) return opts.patternMessage ?? `must match ${opts.pattern.source}`;
     return { value: u };
   };
   return new Rule<string>('string', schema, (u): u is string => typeof check(u) !== 'string', check, id);
@@ -86,14 +87,39 @@ class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.Out
   }
 }
 
+/**
+ * The one key refused anywhere in a JSON body: the body parser's guard against prototype
+ * poisoning answers 400 to it, so free-form values (below) exclude it at every depth.
+ */
+export const FORBIDDEN_KEY = '__proto__';
+
+const hasForbiddenKey = (u: unknown): boolean =>
+  Array.isArray(u) ? u.some(hasForbiddenKey)
+    : typeof u === 'object' && u !== null && Object.entries(u).some(([k, v]) => k === FORBIDDEN_KEY || hasForbiddenKey(v));
+
+/** Any JSON value, without the forbidden key at any depth: components.schemas.JsonValue of the document. */
+export const JSON_VALUE_SCHEMA: JsonSchema = {
+  description: `Any JSON value; no object in it may have a key named ${FORBIDDEN_KEY}`,
+  anyOf: [
+    { type: ['null', 'boolean', 'number', 'string'] },
+    { type: 'array', items: { $ref: '#/components/schemas/JsonValue' } },
+    { type: 'object', propertyNames: { not: { const: FORBIDDEN_KEY } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' } },
+  ],
+};
+const forbiddenKeyMessage = `must not have a key named ${FORBIDDEN_KEY} at any depth`;
+
 /** A JSON object with free keys (metadata, channel_metadata). */
-export const freeObject = (description?: string) =>
-  new Rule<Record<string, unknown>>('object', { type: 'object', additionalProperties: true, ...(description ? { description } : {}) },
-    (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
-    (u) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? { value: u as Record<string, unknown> } : 'must be an object'), id);
+export const freeObject = (description?: string) => {
+  const check = (u: unknown): string | { value: Record<string, unknown> } =>
+    typeof u !== 'object' || u === null || Array.isArray(u) ? 'must be an object' : hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u as Record<string, unknown> };
+  return new Rule<Record<string, unknown>>('object', {
+    type: 'object', propertyNames: { not: { const: FORBIDDEN_KEY } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' }, ...(description ? { description } : {}),
+  }, (u): u is Record<string, unknown> => typeof check(u) !== 'string', check, id);
+};
 
 export const anything = (description?: string) =>
-  new Rule<unknown>('unknown', description ? { description } : {}, (_u): _u is unknown => true, (u) => ({ value: u }), id);
+  new Rule<unknown>('unknown', { $ref: '#/components/schemas/JsonValue', ...(description ? { description } : {}) },
+    (u): u is unknown => !hasForbiddenKey(u), (u) => (hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u }), id);
 
 export const literal = <V extends string>(value: V) =>
   new Rule<V>(JSON.stringify(value), { type: 'string', const: value }, (u): u is V => u === value, (u) => (u === value ? { value } : `must be "${value}"`), id);

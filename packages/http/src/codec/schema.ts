@@ -20,5 +20,12 @@ export const withSchema = <C extends Described>(codec: C, extra: JsonSchema): C 
 /** At least one of these fields must be present. */
 export const oneOfRequired = (fields: readonly string[]): JsonSchema => ({ anyOf: fields.map((f) => ({ required: [f] })) });
 
-/** A phone number: at least one digit. */
-export const PHONE_SCHEMA: JsonSchema = { pattern: '\\d' };
+/**
+ * Text that must not be blank: at least one character that String.prototype.trim keeps. The
+ * class spells out JavaScript's whitespace, because `\\S` means another set in other engines
+ * (Python's counts U+001C to U+001F as space and U+FEFF as not).
+ */
+export const NOT_BLANK_SCHEMA: JsonSchema = { pattern: '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]' };
+
+/** A phone number: at least one digit 0-9 (`\\d` would also match other scripts' digits in some regex engines). */
+export const PHONE_SCHEMA: JsonSchema = { pattern: '[0-9]' };

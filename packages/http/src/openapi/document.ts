@@ -1,5 +1,6 @@
 import { envelopeSchema } from '../resources/common';
-import { RouteDef } from '../route';
+import { operationIdOf, RouteDef } from '../route';
+import { JSON_VALUE_SCHEMA } from '../codec/primitives';
 import { JsonSchema } from '../codec/schema';
 import { toSchema } from './to-schema';
 
@@ -19,7 +20,8 @@ const ERRORS: Record<string, string> = {
   '500': 'Internal error (`internal_error`, details.request_id)',
 };
 
-const rateHeaders = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]));
+/** Every answer carries them (spec 4.1). */
+export const RATE_LIMIT_HEADERS = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]));
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -29,10 +31,7 @@ const parameters = (schema: JsonSchema | undefined, where: 'path' | 'query') => 
   return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
 };
 
-/**
- * Operations that are not route declarations: the document itself, and the MCP endpoint, whose
- * body is JSON-RPC 2.0 handled by the MCP SDK (spec 4.3 rule 8 leaves its shape open).
- */
+/** The document itself: not a route declaration. */
 const fixedPaths = (): Record<string, Record<string, unknown>> => ({
   '/openapi.json': {
     get: {
@@ -40,29 +39,32 @@ const fixedPaths = (): Record<string, Record<string, unknown>> => ({
       responses: { '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } } },
     },
   },
-  '/mcp': {
-    post: {
-      summary: 'Model Context Protocol server (Streamable HTTP, stateless; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope',
-      tags: ['agent'], operationId: 'postMcp', 'x-rate-limit-tier': 'chat',
-      parameters: [
-        { name: 'Accept', in: 'header', required: true, schema: { type: 'string', example: 'application/json, text/event-stream' }, description: 'Must accept both application/json and text/event-stream' },
-      ],
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } } } },
-      },
-      responses: {
-        '200': { description: 'A JSON-RPC 2.0 response', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object', properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, result: {}, error: { type: 'object' } } } } } },
-        '202': { description: 'A notification was accepted' },
-        ...Object.fromEntries(['400', '401', '402', '403', '405', '406', '408', '413', '415', '429', '431', '500'].map((c) => [c, c === '406' ? { description: 'The client does not accept both application/json and text/event-stream' } : { $ref: `#/components/responses/Error${c}` }])),
-      },
-    },
-  },
 });
 
-/** OpenAPI 3.1, generated from the same route declarations and codecs that validate requests. */
-export const openApiDocument = (routes: readonly RouteDef[], info: { version: string; serverUrl: string }) => {
-  const paths: Record<string, Record<string, unknown>> = fixedPaths();
+/** The error responses every operation shares (components.responses), by status. */
+export const errorResponseRef = (status: string) => ({ $ref: `#/components/responses/Error${status}` });
+
+/** `links` of one route, resolved against the others: a target or parameter that does not exist is an error at start. */
+const resolveLinks = (from: RouteDef, routes: readonly RouteDef[]) => {
+  if (!from.links) return undefined;
+  return Object.fromEntries(Object.entries(from.links).map(([name, link]) => {
+    const [method, path] = link.operation.split(' ');
+    const target = routes.find((r) => r.method === method.toLowerCase() && r.path === path);
+    if (!target) throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} names no operation (${link.operation})`);
+    const known = new Set([...Object.keys(target.params?.jsonSchema.properties ?? {}), ...Object.keys(target.query?.jsonSchema.properties ?? {})]);
+    const unknown = Object.keys(link.parameters).filter((p) => !known.has(p));
+    if (unknown.length) throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} fills unknown parameters of ${link.operation}: ${unknown.join(', ')}`);
+    return [name, { operationId: operationIdOf(target.method, target.path), parameters: link.parameters, ...(link.description ? { description: link.description } : {}) }];
+  }));
+};
+
+/**
+ * OpenAPI 3.1, generated from the same route declarations and codecs that validate requests.
+ * `extraPaths` and `extraSchemas`: operations that are not route declarations (the MCP
+ * endpoint), and the schemas they name.
+ */
+export const openApiDocument = (routes: readonly RouteDef[], info: { version: string; serverUrl: string; extraPaths?: Record<string, Record<string, unknown>>; extraSchemas?: Record<string, JsonSchema> }) => {
+  const paths: Record<string, Record<string, unknown>> = { ...fixedPaths(), ...info.extraPaths };
   for (const r of routes) {
     const path = openApiPath(r.path);
     const errorCodes = ['400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'].filter((c) => r.method !== 'get' || (c !== '413' && c !== '415'));
@@ -71,7 +73,7 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
       [r.method]: {
         summary: r.summary,
         tags: [r.tag],
-        operationId: `${r.method}${path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
+        operationId: operationIdOf(r.method, r.path),
         ...(r.scope ? { 'x-required-scope': r.scope } : {}),
         parameters: [
           ...parameters(r.params?.jsonSchema, 'path'),
@@ -80,8 +82,11 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
         ],
         ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body.jsonSchema } } } } : {}),
         responses: {
-          [String(r.response.status)]: { description: r.response.description, headers: rateHeaders, content: { 'application/json': { schema: toSchema(r.response.codec) } } },
-          ...Object.fromEntries(errorCodes.map((c) => [c, { $ref: `#/components/responses/Error${c}` }])),
+          [String(r.response.status)]: {
+            description: r.response.description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: toSchema(r.response.codec) } },
+            ...(r.links ? { links: resolveLinks(r, routes) } : {}),
+          },
+          ...Object.fromEntries(errorCodes.map((c) => [c, errorResponseRef(c)])),
         },
       },
     };
@@ -94,10 +99,10 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
-      schemas: { Error: envelopeSchema },
+      schemas: { Error: envelopeSchema, JsonValue: JSON_VALUE_SCHEMA, ...info.extraSchemas },
       // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
       responses: Object.fromEntries(Object.entries(ERRORS).map(([c, description]) => [`Error${c}`, c === '408' || c === '431' ? { description } : {
-        description, headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       }])),
     },
   };

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { AgentSettings, CHANNELS, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '@support/domain';
 import { arrayOf, bool, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { NOT_BLANK_SCHEMA, withSchema } from '../codec/schema';
 import { struct } from '../codec/struct';
 
 /** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
@@ -12,7 +13,7 @@ const channelFlags = <Req extends boolean>(required: Req) => {
 
 const escalationFields = {
   enabled: bool(),
-  keywords: arrayOf(str({ min: 1, max: 100 }), { max: 50, description: 'Whole words or phrases; case and accents are ignored' }),
+  keywords: arrayOf(withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA), { max: 50, description: 'Whole words or phrases; case and accents are ignored' }),
   after_replies: nullable(int({ min: 1, max: 10, description: 'Hand over once this many AI replies were given in a conversation' })),
 };
 
@@ -33,7 +34,7 @@ export type AgentResource = t.TypeOf<typeof AgentResource>;
 
 /** PATCH /agent: any of the writable fields (spec 4.3); `escalation` may carry only some of its own. */
 export const AgentPatchBody = struct({}, {
-  name: str({ min: 1, max: 100 }),
+  name: withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA),
   is_enabled: bool(),
   tone: oneOf(TONES),
   response_length: oneOf(RESPONSE_LENGTHS),

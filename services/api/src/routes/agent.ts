@@ -3,7 +3,7 @@ import type { Application, Principal } from '@support/application';
 import type { AgentPatch, Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
 import {
-  AgentPatchBody, AgentResource, AgentResponseResource, anything, arrayOf, bool, int, KnowledgeResultResource, literal, nullable, route, str, struct, toAgent,
+  AgentPatchBody, AgentResource, AgentResponseResource, anything, arrayOf, bool, int, KnowledgeResultResource, linksTo, literal, NOT_BLANK_SCHEMA, nullable, route, str, struct, toAgent, withSchema,
 } from '@support/http';
 import { customerInput } from './conversations';
 import { commandContext } from './helpers';
@@ -11,7 +11,7 @@ import { commandContext } from './helpers';
 const TOP_K_DEFAULT = 8;
 
 /** Spec 4.3: POST /agent/messages; also the MCP `send_message` tool's arguments. */
-export const turnBody = struct({ message: str({ min: 1, max: 10_000 }) }, {
+export const turnBody = struct({ message: withSchema(str({ min: 1, max: 10_000 }), NOT_BLANK_SCHEMA) }, {
   conversation_id: str({ min: 1, max: 100, description: 'An api conversation to continue; omitted: a new one' }),
   customer: customerInput,
   attachments: arrayOf(anything('Shape not specified; kept as given'), { max: 20 }),
@@ -61,6 +61,7 @@ export const agentRoutes = [
     summary: 'One synchronous agent turn: starts or continues an api conversation; credits are charged only for a reply',
     body: turnBody,
     response: { status: 200, codec: AgentResponseResource, description: 'The agent response' },
+    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
     handler: async ({ app, principal, body, requestId }) => ({ body: await runTurn(app, principal, requestId, body) }),
   }),
   route({

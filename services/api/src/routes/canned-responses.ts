@@ -1,4 +1,4 @@
-import { CannedResponseResource, DEFAULT_LIMIT, listBody, listOf, pageParams, route, struct, toCannedResponse } from '@support/http';
+import { CannedResponseResource, DEFAULT_LIMIT, linksTo, listBody, listOf, pageParams, route, struct, toCannedResponse } from '@support/http';
 import { idParams } from './helpers';
 
 /** Read-only (spec 4.7): canned responses enter by the operator's import. */
@@ -7,6 +7,7 @@ export const cannedResponseRoutes = [
     method: 'get', path: '/canned_responses', tag: 'canned_responses', summary: 'List canned responses, newest first', scope: 'conversations:read',
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(CannedResponseResource, 'canned_response'), description: 'A page of canned responses' },
+    links: linksTo(['GET /canned_responses/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
       const page = await app.reads.cannedResponses.find(principal.workspaceId, { startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toCannedResponse), page.hasMore) };

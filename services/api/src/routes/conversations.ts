@@ -1,6 +1,6 @@
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import {
-  oneOfRequired, PHONE_SCHEMA, withSchema, arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
+  oneOfRequired, PHONE_SCHEMA, withSchema, arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
@@ -30,6 +30,7 @@ export const conversationRoutes = [
     body: struct({}, { channel: oneOf(CHANNELS, 'Default api'), customer: customerInput, metadata: freeObject('Free keys, kept as given') }),
     bodyOptional: true,
     response: { status: 201, codec: ConversationResource, description: 'The new conversation' },
+    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId }) => {
       const { id, position } = await app.conversations.create(commandContext(principal, requestId), body);
       const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, id), 'conversation');

@@ -1,5 +1,5 @@
 import { CUSTOMER_STATUSES } from '@support/domain';
-import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, listBody, listOf, oneOf, oneOfRequired, pageParams, PHONE_SCHEMA, route, str, struct, toCustomer, withSchema } from '@support/http';
+import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, oneOf, oneOfRequired, pageParams, PHONE_SCHEMA, route, str, struct, toCustomer, withSchema } from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
 const email = str({ min: 1, max: 320, format: 'email' });
@@ -27,6 +27,7 @@ export const customerRoutes = [
     summary: 'Create a customer, or return the existing one with the same email, phone or external_id',
     body: withSchema(struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }), oneOfRequired(['email', 'phone', 'external_id'])),
     response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
+    links: linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId }) => {
       const ctx = commandContext(principal, requestId);
       const { id, position } = await app.customers.createOrMatch(ctx, body);

@@ -1,5 +1,5 @@
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
-import { ArticleResource, DEFAULT_LIMIT, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
+import { ArticleResource, DEFAULT_LIMIT, linksTo, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
 import { idParams } from './helpers';
 
 /** Read-only (spec 4.7): articles enter by the operator's import. */
@@ -8,6 +8,7 @@ export const knowledgeBaseRoutes = [
     method: 'get', path: '/knowledge_base/articles', tag: 'knowledge_base', summary: 'List knowledge base articles, newest first', scope: 'knowledge_base:read',
     query: struct({}, { ...pageParams, status: oneOf(ARTICLE_STATUSES), type: oneOf(ARTICLE_TYPES) }),
     response: { status: 200, codec: listOf(ArticleResource, 'knowledge_base_article'), description: 'A page of articles' },
+    links: linksTo(['GET /knowledge_base/articles/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
       const page = await app.reads.articles.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });

@@ -1,4 +1,4 @@
-import { arrayOf, DEFAULT_LIMIT, freeObject, listBody, listOf, MessageResource, pageParams, route, str, struct, toMessage } from '@support/http';
+import { arrayOf, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, MessageResource, NOT_BLANK_SCHEMA, pageParams, route, str, struct, toMessage, withSchema } from '@support/http';
 import { conversationParams } from './conversations';
 import { commandContext, readBack } from './helpers';
 
@@ -20,12 +20,13 @@ export const messageRoutes = [
     method: 'post', path: '/conversations/:id/messages', tag: 'conversations', scope: 'messages:write',
     summary: 'Post an agent message (emits message.created); a repeated client_message_id returns the first message',
     params: conversationParams,
-    body: struct({ content: str({ min: 1, max: 20_000 }) }, {
+    body: struct({ content: withSchema(str({ min: 1, max: 20_000 }), NOT_BLANK_SCHEMA) }, {
       attachments: arrayOf(freeObject('An attachment: free keys, e.g. url, filename, content_type'), { max: 20 }),
       channel_metadata: freeObject('Channel-specific data, stored with the message'),
       client_message_id: str({ min: 1, max: 128, description: "The caller's own id for dedup" }),
     }),
     response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
+    links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
     handler: async ({ app, principal, params, body, requestId }) => {
       const { id, position } = await app.conversations.postMessage(commandContext(principal, requestId), params.id, body);
       const doc = await readBack(app, position, () => app.reads.messages.get(principal.workspaceId, id), 'message');

@@ -1,7 +1,8 @@
-import { bool, deletedOf, listBody, listOf, nullable, route, str, struct, TagResource, toTag } from '@support/http';
+import { bool, deletedOf, linksTo, listBody, listOf, NOT_BLANK_SCHEMA, nullable, route, str, struct, TagResource, toTag, withSchema } from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
-const name = str({ min: 1, max: 100 });
+/** Unique per workspace ignoring case and surrounding space, so blank is no name. */
+const name = withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA);
 const color = nullable(str({ max: 32, description: 'Any display colour, e.g. #3b82f6' }));
 
 export const tagRoutes = [
@@ -18,6 +19,7 @@ export const tagRoutes = [
     method: 'post', path: '/tags', tag: 'tags', summary: 'Create a tag (names are unique per workspace, ignoring case)', scope: 'conversations:write',
     body: struct({ name }, { color }),
     response: { status: 201, codec: TagResource, description: 'The new tag' },
+    links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId }) => {
       const { id, position } = await app.tags.create(commandContext(principal, requestId), body);
       const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, id), 'tag');

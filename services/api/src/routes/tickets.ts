@@ -1,5 +1,5 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
-import { DEFAULT_LIMIT, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
+import { DEFAULT_LIMIT, linksTo, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
 import { idParams } from './helpers';
 
 const reference = (what: string) => str({ min: 1, max: 255, description: `Only tickets with this ${what}` });
@@ -14,6 +14,7 @@ export const ticketRoutes = [
       customer_id: reference('customer_id'), assignee_id: reference('assignee_id'),
     }),
     response: { status: 200, codec: listOf(TicketResource, 'ticket'), description: 'A page of tickets' },
+    links: linksTo(['GET /tickets/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
       const page = await app.reads.tickets.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });

@@ -1,16 +1,27 @@
 import { WEBHOOK_EVENT_TYPES } from '@support/domain';
 import { deliveryId, webhookEventId } from '@support/application';
 import {
-  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, listBody, listOf, notFound, nullable, oneOf, pageParams, RetryEnqueued, route, str, struct, TestEnqueued,
-  toDelivery, toEvent, toWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource, WebhookEndpointWithSecret,
+  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, linksTo, listBody, listOf, notFound, nullable, oneOf, pageParams, RetryEnqueued, route, str, struct, TestEnqueued,
+  toDelivery, toEvent, toWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource, WebhookEndpointWithSecret, withSchema,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
 /** Spec 7: an id that is not a webhook endpoint's (or delivery's) is simply not found (404), not malformed. */
 const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });
 const endpointParams = struct({ id: anyId('webhook endpoint') });
-const url = str({ min: 1, max: 2048, format: 'uri', description: 'HTTPS; checked against internal, loopback and metadata addresses' });
-const enabledEvents = arrayOf(str({ min: 1, max: 64, description: `One of ${WEBHOOK_EVENT_TYPES.join(', ')}; or "*" alone` }), { max: 20 });
+const url = str({
+  min: 1, max: 2048, format: 'uri', pattern: /^https:\/\//, patternMessage: 'must be an https:// URL',
+  description: 'HTTPS; its host must resolve, and not to an internal, loopback or metadata address (else 400 `url refused: …`)',
+});
+/**
+ * Event types of spec 6.1, or "*" alone. The domain checks it (checkEnabledEvents: 400
+ * `validation_error` naming the offence); the schema states the same rule.
+ */
+const enabledEvents = withSchema(arrayOf(str({ min: 1, max: 64 }), { max: 20 }), {
+  minItems: 1,
+  anyOf: [{ items: { enum: [...WEBHOOK_EVENT_TYPES] } }, { items: { const: '*' }, maxItems: 1 }],
+  description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}; repeats are dropped), or ["*"] for all`,
+});
 const description = nullable(str({ max: 500 }));
 const scope = 'webhooks:manage' as const;
 
@@ -28,6 +39,10 @@ export const webhookRoutes = [
     method: 'post', path: '/webhook_endpoints', tag: 'webhooks', summary: 'Register an endpoint; the signing secret is in this response only', scope,
     body: struct({ url, enabled_events: enabledEvents }, { description }),
     response: { status: 201, codec: WebhookEndpointWithSecret, description: 'The endpoint with its secret' },
+    links: linksTo([
+      'GET /webhook_endpoints/:id', 'PATCH /webhook_endpoints/:id', 'DELETE /webhook_endpoints/:id', 'POST /webhook_endpoints/:id/roll_secret',
+      'POST /webhook_endpoints/:id/test', 'GET /webhook_endpoints/:id/deliveries',
+    ], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId }) => {
       const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId), body);
       const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint');
@@ -78,6 +93,7 @@ export const webhookRoutes = [
     method: 'post', path: '/webhook_endpoints/:id/test', tag: 'webhooks', summary: 'Send a synthetic ping event to this endpoint', scope,
     params: endpointParams,
     response: { status: 200, codec: TestEnqueued, description: 'The ping is queued' },
+    links: linksTo(['GET /webhook_endpoints/:id/deliveries'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, params }) => {
       const endpoint = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       const at = app.clock.now().toISOString();
@@ -92,6 +108,7 @@ export const webhookRoutes = [
     params: endpointParams,
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(WebhookDeliveryResource, 'webhook_delivery'), description: 'A page of deliveries' },
+    links: linksTo(['POST /webhook_endpoints/:id/deliveries/:deliveryId/retry'], { id: '$request.path.id', deliveryId: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, params, query }) => {
       await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       const page = await app.webhookRecords.deliveries.find(principal.workspaceId, { where: { endpoint_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });

@@ -1,0 +1,85 @@
+import t, { type Test } from 'tap';
+import { Application, loadConfig, silentLogger } from '@support/application';
+import { removeDir, tempDir } from '../support/service';
+// The deliverer is internal to the dispatcher service; tested through its compiled module.
+import { Deliverer } from '@support/dispatcher/dist/deliverer';
+import { until } from '../support/wait';
+
+// Found by the fuzz (scripts/schemathesis.sh): retries of one delivery in quick succession left
+// it due while its next attempt's lease was held, and the deliverer looked at it again and
+// again without letting the event loop turn, so the whole process stopped answering until the
+// lease ran out a minute later.
+
+const setup = async (t: Test) => {
+  const dir = tempDir('deliverer-');
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: silentLogger, projector: true });
+  await app.start();
+  const deliverer = new Deliverer(app, silentLogger, { policy: { baseMs: 60_000, maxMs: 60_000 } });
+  t.teardown(async () => { await deliverer.stop(); await app.stop(); removeDir(dir); });
+  const admin = { workspaceId: null, actor: 'test', requestId: null };
+  const { workspace } = await app.workspaces.create(admin, { name: 'Deliverer' });
+  const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
+  // Port 9 on loopback: nothing listens, so every attempt fails at once.
+  const endpoint = await app.webhookEndpoints.create(ctx, { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] });
+  await app.settle(endpoint.position);
+  const at = app.clock.now().toISOString();
+  await app.webhookRecords.recordEvent({ id: 'evt_test1', workspace_id: workspace.id, type: 'ping', data: { object: 'webhook_endpoint', id: endpoint.id }, created_at: at });
+  await app.webhookRecords.enqueue({ id: 'whd_test1', workspace_id: workspace.id, endpoint_id: endpoint.id, event_id: 'evt_test1', event_type: 'ping' });
+  return { app, deliverer, workspaceId: workspace.id, endpointId: endpoint.id };
+};
+
+/** How late a 20 ms timer fires: the event loop's responsiveness. */
+const timerLateness = async () => {
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, 20));
+  return performance.now() - started - 20;
+};
+
+t.test('a due delivery whose attempt is held elsewhere does not stall the process', async (t) => {
+  const { app, deliverer } = await setup(t);
+  t.equal(await app.webhookRecords.lease('whd_test1', 1), 'taken', 'another taker holds attempt 1');
+  deliverer.start();
+  const lateness = [];
+  for (let i = 0; i < 10; i++) lateness.push(await timerLateness());
+  t.ok(Math.max(...lateness) < 500, `timers fire on time while the attempt is held (worst ${Math.round(Math.max(...lateness))} ms late)`);
+  t.match(await app.webhookRecords.deliveryDocs.get('whd_test1'), { status: 'pending', attempt_count: 0 }, 'and nothing was booked for it');
+});
+
+t.test('a retry and a booking written at once both count', async (t) => {
+  const { app, workspaceId, endpointId } = await setup(t);
+  const later = app.clock.now().getTime() + 60_000;
+  const taken = (await app.webhookRecords.deliveryDocs.get('whd_test1'))!;
+  await Promise.all([
+    app.webhookRecords.book(taken, { ok: false, status: null, responseBody: null, error: 'ECONNREFUSED', nextRetryMs: later }),
+    app.webhookRecords.retry(workspaceId, endpointId, 'whd_test1'),
+  ]);
+  const doc = await app.webhookRecords.deliveryDocs.get('whd_test1');
+  t.match(doc, { status: 'pending', attempt_count: 1, last_error: 'ECONNREFUSED' }, 'the booking stands');
+  t.ok(doc!.next_retry_ms! <= app.clock.now().getTime(), 'and the retry too: due now');
+});
+
+t.test('retries in quick succession: every attempt booked under its own number, none left behind', async (t) => {
+  const { app, deliverer, workspaceId, endpointId } = await setup(t);
+  deliverer.start();
+  // Retries while attempts are out and being booked, as a client hammering retry does (fewer
+  // than the 8 attempts after which a delivery is final). The 5 ms pauses are the scenario's
+  // pacing (a client's retries interleaving with the deliverer), not a wait for an outcome.
+  for (let i = 0; i < 5; i++) {
+    await app.webhookRecords.retry(workspaceId, endpointId, 'whd_test1');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // Every attempt is booked with its own number, and the last retry still gets its attempt.
+  const settled = async () => {
+    const d = await app.webhookRecords.deliveryDocs.get('whd_test1');
+    return d !== null && d.attempt_count >= 2 && d.next_retry_ms !== null && d.next_retry_ms > app.clock.now().getTime();
+  };
+  await until(settled, 10_000, 20, 'every retry booked');
+  const doc = await app.webhookRecords.deliveryDocs.get('whd_test1');
+  t.match(doc, { status: 'pending', last_error: 'ECONNREFUSED' });
+  t.ok(doc!.attempt_count >= 2, `attempts were made and booked (${doc!.attempt_count})`);
+  t.ok(doc!.next_retry_ms! > app.clock.now().getTime(), 'the next attempt follows the backoff: no retry was left behind');
+  for (let attempt = 1; attempt <= doc!.attempt_count; attempt++) {
+    t.equal(await app.webhookRecords.lease('whd_test1', attempt), 'held', `attempt ${attempt} was taken once and is booked`);
+  }
+  t.equal(await app.webhookRecords.lease('whd_test1', doc!.attempt_count + 1), 'taken', 'the next attempt number is free: no booking was undone');
+});
