@@ -21,16 +21,16 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
   async find(q: FindQuery): Promise<FindResult<T>> {
     await this.ready;
     const and: Filter<Stored>[] = [];
-    for (const [field, value] of Object.entries(q.where ?? {})) and.push({ [checkField(field)]: value } as Filter<Stored>);
+    for (const [field, value] of Object.entries(q.where ?? {})) and.push({ [checkField(field)]: value });
     if (q.search && q.search.text !== '') {
       const regex = { $regex: escapeRegex(q.search.text), $options: 'i' };
-      and.push({ $or: q.search.fields.map((f) => ({ [checkField(f)]: regex })) } as Filter<Stored>);
+      and.push({ $or: q.search.fields.map((f) => ({ [checkField(f)]: regex })) });
     }
     const order = q.orderBy ?? { field: 'id', direction: 'desc' };
     const dir = order.direction === 'asc' ? 1 : -1;
     if (q.startingAfter !== undefined) {
       if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
-      and.push({ _id: dir === -1 ? { $lt: q.startingAfter } : { $gt: q.startingAfter } } as Filter<Stored>);
+      and.push({ _id: dir === -1 ? { $lt: q.startingAfter } : { $gt: q.startingAfter } });
     }
     const sort: Sort = order.field === 'id' ? { _id: dir } : { [checkField(order.field)]: dir, _id: dir };
     let cursor = this.c.find(and.length ? { $and: and } : {}).sort(sort);
@@ -94,7 +94,7 @@ export class MongoReadStore implements ReadStore {
     if (!c) {
       const mc = this.db.collection<Stored>(`rm_${checkCollectionName(spec.name)}`);
       const ready = this.connected.then(() => Promise.all((spec.indexes ?? []).map((fields) =>
-        mc.createIndex(Object.fromEntries([...fields.map((f) => [checkField(f), 1]), ['_id', 1]])))));
+        mc.createIndex(Object.fromEntries([...fields.map((f) => [checkField(f), 1] as const), ['_id', 1] as const])))));
       c = new MongoReadCollection<Doc>(mc, ready);
       this.collections.set(spec.name, c);
     }

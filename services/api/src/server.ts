@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Application } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
@@ -33,7 +33,7 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
   const server = createServer({
     headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 2))),
-  }, createHttpApp(app, health).callback());
+  }, createHttpApp(app, health).callback() as (req: IncomingMessage, res: ServerResponse) => void);
   server.listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   const { port } = server.address() as AddressInfo;

@@ -129,7 +129,7 @@ t.test('search: at most two passages of one article, best first', async (t) => {
   const hits = index.search('ws_a', 'printer', 10);
   t.strictSame(articleIds(hits), ['kb_x', 'kb_y']);
   t.equal(hits.filter((h) => h.passage.articleId === 'kb_x').length, 2);
-  for (let i = 1; i < hits.length; i++) t.ok(hits[i - 1]!.score >= hits[i]!.score, 'sorted by score');
+  for (let i = 1; i < hits.length; i++) t.ok(hits[i - 1].score >= hits[i].score, 'sorted by score');
 });
 
 t.test('drafts and AI-disabled articles are never indexed; unpublish/disable removes', async (t) => {
@@ -169,7 +169,7 @@ t.test('the fixture\'s draft and AI-disabled articles are never returned', async
   const queries = [...hidden.flatMap((a) => [a.title, a.content]), ...fixtureQuestions().map((q) => q.question)];
   for (const q of queries) {
     const leaked = index.search('ws_a', q, 20).filter((h) => hiddenIds.has(h.passage.articleId));
-    if (leaked.length > 0) t.fail(`"${q}" returned ${leaked[0]!.passage.articleId}`);
+    if (leaked.length > 0) t.fail(`"${q}" returned ${leaked[0].passage.articleId}`);
   }
   t.pass(`${queries.length} queries checked`);
 });
@@ -191,7 +191,7 @@ t.test('an update replaces the old passages', async (t) => {
   fresh.upsert(article({ id: 'kb_u', title: 'Parcels', content: 'New text about couriers.' }));
   for (const q of ['parcels couriers', 'pigeons parcels text', 'owls couriers']) {
     t.strictSame(index.search('ws_a', q, 5), fresh.search('ws_a', q, 5), q);
-    t.strictSame(index.coverage('ws_a', q, index.passagesOf('ws_a', 'kb_u')[0]!), fresh.coverage('ws_a', q, fresh.passagesOf('ws_a', 'kb_u')[0]!), q);
+    t.strictSame(index.coverage('ws_a', q, index.passagesOf('ws_a', 'kb_u')[0]), fresh.coverage('ws_a', q, fresh.passagesOf('ws_a', 'kb_u')[0]), q);
   }
 });
 
@@ -217,12 +217,12 @@ t.test('coverage: share of query terms in a passage, plain and idf-weighted', as
   index.upsert(article({ id: 'kb_1', title: 'Countertop printer', content: 'Paper goes shiny side up.' }));
   index.upsert(article({ id: 'kb_2', title: 'Countertop reader', content: 'Charge the reader.' }));
   const [hit] = index.search('ws_a', 'countertop printer weather', 1);
-  const c = index.coverage('ws_a', 'countertop printer weather', hit!.passage);
+  const c = index.coverage('ws_a', 'countertop printer weather', hit.passage);
   t.equal(c.terms, 3);
   t.equal(c.matched, 2);
   t.equal(c.share, 2 / 3);
   t.ok(c.idfShare < c.share, 'a word in every article and an unseen word weigh the share down');
-  t.strictSame(index.coverage('ws_a', 'the of', hit!.passage), { terms: 0, matched: 0, share: 0, idfShare: 0 });
+  t.strictSame(index.coverage('ws_a', 'the of', hit.passage), { terms: 0, matched: 0, share: 0, idfShare: 0 });
 });
 
 t.test('retrievalQuality: recall@k and MRR over distinct article ids, off-topic excluded', async (t) => {

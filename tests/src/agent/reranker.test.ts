@@ -51,13 +51,13 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
 
   t.test('embeddings: unit length, cached, meaning-aware', async (t) => {
     const [a, b, c] = await reranker.embed(['How do I get my money back?', 'Refunds are returned to your card.', 'The printer needs thermal paper.']);
-    t.equal(a!.length, 384);
-    const norm = Math.sqrt(a!.reduce((s, x) => s + x * x, 0));
+    t.equal(a.length, 384);
+    const norm = Math.sqrt(a.reduce((s, x) => s + x * x, 0));
     t.ok(Math.abs(norm - 1) < 1e-3, `norm ${norm}`);
     const [again] = await reranker.embed(['How do I get my money back?']);
     t.equal(again, a, 'same cached vector');
-    const sim = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
-    t.ok(sim(a!, b!) > sim(a!, c!) + 0.2, `refund ${sim(a!, b!).toFixed(3)} vs printer ${sim(a!, c!).toFixed(3)}`);
+    const sim = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
+    t.ok(sim(a, b) > sim(a, c) + 0.2, `refund ${sim(a, b).toFixed(3)} vs printer ${sim(a, c).toFixed(3)}`);
   });
 
   t.test('rerank: same hits, re-scored by meaning, similarity set, deterministic', async (t) => {
@@ -72,7 +72,7 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
     t.strictSame(reranked.map((h) => h.passage.id).sort(), bm25.map((h) => h.passage.id).sort());
     t.strictSame(reranked.map((h) => h.passage.articleId), ['kb_pair', 'kb_fees'], 're-ranked order');
     for (const h of reranked) t.type(h.similarity, 'number');
-    for (let i = 1; i < reranked.length; i++) t.ok(reranked[i - 1]!.score >= reranked[i]!.score);
+    for (let i = 1; i < reranked.length; i++) t.ok(reranked[i - 1].score >= reranked[i].score);
     t.strictSame(await reranker.rerank(Q, bm25), reranked);
     t.strictSame(await reranker.rerank('anything', []), []);
     const sims = await reranker.rerank(Q, bm25, 0);

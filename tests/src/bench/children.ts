@@ -20,8 +20,8 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
     const timer = setTimeout(() => fail(`no line matching ${pattern} within ${timeoutMs} ms`), timeoutMs);
     let found = false;
     const kept: string[] = [];
-    createInterface({ input: proc.stderr! }).on('line', keep);
-    createInterface({ input: proc.stdout! }).on('line', (line) => {
+    createInterface({ input: proc.stderr }).on('line', keep);
+    createInterface({ input: proc.stdout }).on('line', (line) => {
       keep(line);
       if (found && keepPattern?.test(line) && kept.length < 1000) kept.push(line);
       const m = found ? null : pattern.exec(line);

@@ -45,7 +45,7 @@ const setup = async (t: Test, concurrency: number) => {
   const { workspace } = await app.workspaces.create(ctx, { name: 'Bookkeeping' });
   const wctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   const endpoint = await app.webhookEndpoints.create(wctx, { url: receiver.url('/hook'), enabled_events: ['customer.created'] });
-  await app.settle(endpoint.position!);
+  await app.settle(endpoint.position);
   /** `n` deliveries of distinct events to the endpoint, all due now. */
   const enqueue = async (n: number) => {
     const ids: string[] = [];

@@ -29,7 +29,7 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   const endpointOf = async (email: string) => {
     const { workspace } = await app.workspaces.create(admin, { name: email, email });
     const ep = await app.webhookEndpoints.create({ workspaceId: workspace.id, actor: 'test', requestId: null }, { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] });
-    await app.settle(ep.position!);
+    await app.settle(ep.position);
     return ep.id;
   };
   const bouncing = await endpointOf('bounce@example.com');

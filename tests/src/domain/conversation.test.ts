@@ -25,7 +25,7 @@ const messageCreated = (id: string, clientId: string | null): ConversationEvent 
 });
 
 t.test('a conversation starts open, normal priority, unassigned', async (t) => {
-  const { status: _s, priority: _p, assignee: _a, tags: _t, ...data } = (created as Extract<ConversationEvent, { type: 'conversation.created' }>).data;
+  const { status: _s, priority: _p, assignee: _a, tags: _t, ...data } = (created).data;
   given([]).when({ type: 'create', ...data }).then(t, [created]);
 });
 t.test('closing records conversation.updated with resolved_at, then conversation.closed', async (t) =>

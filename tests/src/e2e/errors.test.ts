@@ -171,11 +171,11 @@ t.test('links: a created id feeds its get, patch and delete; every link names an
     'GetWebhookendpointsId', 'PatchWebhookendpointsId', 'DeleteWebhookendpointsId', 'PostWebhookendpointsIdRollsecret', 'PostWebhookendpointsIdTest', 'GetWebhookendpointsIdDeliveries',
   ]);
   const operations = new Map<string, { parameters?: { name: string }[] }>();
-  for (const methods of Object.values(doc.paths) as Record<string, { operationId: string; parameters?: { name: string }[] }>[]) {
+  for (const methods of Object.values<Record<string, { operationId: string; parameters?: { name: string }[] }>>(doc.paths)) {
     for (const op of Object.values(methods)) operations.set(op.operationId, op);
   }
   let count = 0;
-  for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, { responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>][]) {
+  for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>>(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       for (const link of Object.values(op.responses).flatMap((r) => Object.values(r.links ?? {}))) {
         count++;
@@ -202,7 +202,7 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
   const broken = Object.create(reads);
   broken.collection = <T extends Doc>(spec: CollectionSpec): Collection<T> => {
     const c = reads.collection<T>(spec);
-    return spec.name === 'customers' ? { ...c, get: c.get.bind(c), find: async () => { throw new Error('SQLITE_IOERR: disk I/O error at /secret/path'); } } as Collection<T> : c;
+    return spec.name === 'customers' ? { ...c, get: c.get.bind(c), find: async () => { throw new Error('SQLITE_IOERR: disk I/O error at /secret/path'); } } : c;
   };
   const app = new Application({ config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
   await app.start();

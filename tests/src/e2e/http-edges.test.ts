@@ -14,7 +14,7 @@ const slowClient = (parts: string[]) => new Promise<string>((resolve, reject) =>
   const url = new URL(svc.baseUrl);
   const socket = net.connect(Number(url.port), url.hostname, () => { for (const p of parts) socket.write(p); });
   let answer = '';
-  socket.on('data', (c) => { answer += c; });
+  socket.on('data', (c: Buffer) => { answer += c.toString(); });
   socket.on('close', () => resolve(answer));
   socket.on('error', reject);
   socket.setTimeout(10_000, () => { socket.destroy(); reject(new Error('the server held the connection for 10 s')); });

@@ -31,7 +31,7 @@ const measured = async (t: Test, reranker: 'off' | 'auto', expected: keyof typeo
     t.comment(`${expected}: ${JSON.stringify(q)}`);
     for (const [name, floor] of Object.entries(FLOORS[expected])) {
       const value = q[name as keyof Figures];
-      t.ok(value >= floor!, `${name} ${value.toFixed(3)} ≥ ${floor}`);
+      t.ok(value >= floor, `${name} ${value.toFixed(3)} ≥ ${floor}`);
     }
   } finally {
     await svc.stop();

@@ -53,7 +53,7 @@ export class LocalNatsServer {
   private async run(): Promise<void> {
     this.log = '';
     const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr!.on('data', (b: Buffer) => { this.log = (this.log + b.toString()).slice(-4000); });
+    child.stderr.on('data', (b: Buffer) => { this.log = (this.log + b.toString()).slice(-4000); });
     this.process = child;
     const until = Date.now() + 10_000;
     while (!(await acceptsConnections(this.port))) {

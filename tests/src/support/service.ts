@@ -42,8 +42,8 @@ export const startService = (dataDir: string, env: Record<string, string> = {}):
         }
       }
     };
-    child.stdout!.on('data', onLine);
-    child.stderr!.on('data', onLine);
+    child.stdout.on('data', onLine);
+    child.stderr.on('data', onLine);
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output.join('\n')}`)); });
   });
 

@@ -96,7 +96,7 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
     t.equal(result.responseBody, 'a'.repeat(2048));
     t.type(result.durationMs, 'number');
     t.equal(seen.length, before + 1);
-    const got = seen[seen.length - 1]!;
+    const got = seen[seen.length - 1];
     t.equal(got.method, 'POST');
     t.equal(got.path, '/big?x=1');
     t.equal(got.body, '{"id":"evt_1","type":"ping"}');

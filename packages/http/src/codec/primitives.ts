@@ -61,7 +61,7 @@ export const nullable = <C extends t.Mixed & Described>(codec: C) => {
 
 class NullableType<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> implements Described {
   constructor(codec: C, readonly jsonSchema: JsonSchema) {
-    super(`${codec.name} | null`, (u): u is t.TypeOf<C> | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : codec.validate(u, c)), (a) => (a === null ? null : codec.encode(a)));
+    super(`${codec.name} | null`, (u): u is t.TypeOf<C> | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : (codec.validate(u, c) as t.Validation<t.TypeOf<C>>)), (a) => (a === null ? null : (codec.encode(a) as t.OutputOf<C>)));
   }
 }
 
@@ -79,10 +79,10 @@ class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.Out
       u.forEach((v, i) => {
         const r = item.validate(v, t.appendContext(c, String(i), item, v));
         if (r._tag === 'Left') errors.push(...r.left);
-        else out.push(r.right);
+        else out.push(r.right as t.TypeOf<C>);
       });
       return errors.length ? t.failures(errors) : t.success(out);
-    }, (a) => a.map(item.encode));
+    }, (a) => a.map((x) => item.encode(x) as t.OutputOf<C>));
     this.jsonSchema = { type: 'array', items: item.jsonSchema, ...(opts.max !== undefined ? { maxItems: opts.max } : {}), ...(opts.description ? { description: opts.description } : {}) };
   }
 }

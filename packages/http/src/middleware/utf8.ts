@@ -16,7 +16,7 @@ export const utf8Watch = (limitBytes: number): Middleware => async (ctx, next) =
   // Only a body the parser will read: watching one it refuses unread (too large, not JSON)
   // would set the stream flowing and spoil the connection's reuse. A compressed body's bytes
   // here are not the text (its inflated text is not checked).
-  if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || encoding !== 'identity' || !ctx.is('application/json', '+json') || length > limitBytes) return next();
+  if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || encoding !== 'identity' || !ctx.is('application/json', '+json') || length > limitBytes) return next() as Promise<void>;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const state: Utf8State = { invalid: false };
   const onData = (chunk: Buffer) => {

@@ -54,7 +54,7 @@ export const toAgent = (s: AgentSettings): AgentResource => ({
   custom_instructions: s.custom_instructions,
   model_tier: s.model_tier,
   escalation: { enabled: s.escalation.enabled, keywords: s.escalation.keywords, after_replies: s.escalation.after_replies },
-  deployed_channels: Object.fromEntries(DEPLOYABLE.map((c) => [c, s.deployed_channels[c] ?? false])) as AgentResource['deployed_channels'],
+  deployed_channels: Object.fromEntries(DEPLOYABLE.map((c) => [c, s.deployed_channels[c] ?? false])),
 });
 
 /** Spec 2.7. */

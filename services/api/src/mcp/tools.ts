@@ -62,7 +62,7 @@ export const mcpServer = (app: Application, principal: Principal, requestId: str
     { limit: z.number().int().optional(), starting_after: z.string().optional(), status: z.enum(['open', 'closed']).optional(), channel: z.enum(CHANNELS).optional(), customer_id: z.string().optional() },
     listArgs,
     async ({ limit, starting_after, ...where }) => {
-      const page = await app.reads.conversations.find(principal.workspaceId, { where: where as Record<string, string>, startingAfter: starting_after, limit: limit ?? 20 });
+      const page = await app.reads.conversations.find(principal.workspaceId, { where: where, startingAfter: starting_after, limit: limit ?? 20 });
       return listBody(page.items.map(toConversation), page.hasMore);
     });
   return server;

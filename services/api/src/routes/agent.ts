@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import type { Application, Principal } from '@support/application';
-import type { AgentPatch, Plan } from '@support/domain';
+import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
 import {
   AgentPatchBody, AgentResource, AgentResponseResource, anything, arrayOf, bool, int, KnowledgeResultResource, linksTo, literal, NOT_BLANK_SCHEMA, nullable, route, str, struct, toAgent, withSchema,
@@ -51,7 +51,7 @@ export const agentRoutes = [
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
     handler: async ({ app, principal, body, requestId }) => {
-      const { position, settings } = await app.agentConfigs.configure(commandContext(principal, requestId), principal.workspace.plan as Plan, body as AgentPatch);
+      const { position, settings } = await app.agentConfigs.configure(commandContext(principal, requestId), principal.workspace.plan as Plan, body);
       await app.settle(position);
       return { body: toAgent(settings) };
     },

@@ -20,7 +20,7 @@ export const conversationRoutes = [
     response: { status: 200, codec: listOf(ConversationResource, 'conversation'), description: 'A page of conversations' },
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
-      const page = await app.reads.conversations.find(principal.workspaceId, { where: filters as Record<string, string>, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      const page = await app.reads.conversations.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toConversation), page.hasMore) };
     },
   }),
