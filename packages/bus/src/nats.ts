@@ -2,6 +2,7 @@ import {
   AckPolicy, Consumer, ConsumerInfo, ConsumerMessages, DeliverPolicy, DiscardPolicy, JetStreamClient, JetStreamManager, JsMsg,
   NatsConnection, NatsError, RetentionPolicy, StorageType, StreamConfig, connect, nanos,
 } from 'nats';
+import { InFlight } from './in-flight';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
 
 export interface NatsBusOptions {
@@ -137,6 +138,8 @@ class NatsSubscription implements BusSubscription {
  */
 export class NatsBus implements Bus {
   private readonly subscriptions = new Set<NatsSubscription>();
+  /** Publishes and consume() calls under way: close() lets them finish before it drains the connection. */
+  private readonly ops = new InFlight('bus');
   private closed = false;
 
   private constructor(
@@ -183,7 +186,11 @@ export class NatsBus implements Bus {
     return this.subjects.some((s) => subjectMatches(s, wireSubject));
   }
 
-  async publish(subject: string, id: string, data: unknown): Promise<void> {
+  publish(subject: string, id: string, data: unknown): Promise<void> {
+    return this.ops.run(() => this.publishNow(subject, id, data));
+  }
+
+  private async publishNow(subject: string, id: string, data: unknown): Promise<void> {
     const wire = this.wire(subject);
     if (!this.covers(wire)) {
       throw new Error(`bus: subject ${subject} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
@@ -192,8 +199,12 @@ export class NatsBus implements Bus {
     await this.js.publish(wire, encode(data), { msgID: id });
   }
 
-  async consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
-    if (this.closed) throw new Error('bus: closed');
+  consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
+    if (this.closed) return Promise.reject(new Error('bus: closed'));
+    return this.ops.run(() => this.consumeNow(options, handler));
+  }
+
+  private async consumeNow(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
     if (!this.subjects.some((s) => filterWithin(this.wire(options.subject), s))) {
       throw new Error(`bus: filter ${options.subject} is outside the subjects of stream ${this.stream} (${this.subjects.join(', ')})`);
     }
@@ -241,6 +252,10 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Handlers finish first (they may still publish), then the publishes under way, then a
+    // consume() that was under way has its subscription closed too.
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.ops.drain();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }

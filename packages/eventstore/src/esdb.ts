@@ -3,6 +3,7 @@ import {
   START as ESDB_START, StreamNotFoundError, WrongExpectedVersionError, type AllStreamResolvedEvent,
   type ResolvedEvent,
 } from '@eventstore/db-client';
+import { InFlight } from './in-flight';
 import { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
 import { comparePositions, Position, START } from './position';
 
@@ -30,13 +31,20 @@ const toExpected = (expected: ExpectedRevision) =>
 /** EventStoreDB adapter: the production event store, behind the same port as the embedded one. */
 export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
+  /** Appends and reads under way: close() lets them finish before it disposes of the client. */
+  private readonly ops = new InFlight('event store');
+  private closing: Promise<void> | null = null;
 
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
 
-  async append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return this.ops.run(() => this.appendNow(stream, events, expected));
+  }
+
+  private async appendNow(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     try {
       const result = await this.client.appendToStream(
         stream,
@@ -55,7 +63,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+  readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.ops.run(() => this.readStreamNow(stream, fromRevision));
+  }
+
+  private async readStreamNow(stream: string, fromRevision: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
       const from = fromRevision === 0 ? ESDB_START : BigInt(fromRevision);
@@ -67,7 +79,11 @@ export class EsdbEventStore implements EventStore {
     return out;
   }
 
-  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+  readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    return this.ops.run(() => this.readAllNow(after, limit));
+  }
+
+  private async readAllNow(after: Position, limit: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     const from = comparePositions(after, START) === 0 ? ESDB_START : { commit: after.commit, prepare: after.prepare };
     // Reading $all from a position includes that position, and system events count towards
@@ -90,7 +106,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async head(): Promise<Position> {
+  head(): Promise<Position> {
+    return this.ops.run(() => this.headNow());
+  }
+
+  private async headNow(): Promise<Position> {
     for await (const r of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 200 })) {
       if (isDomain(r) && r.event?.position) return { commit: r.event.position.commit, prepare: r.event.position.prepare };
     }
@@ -116,7 +136,12 @@ export class EsdbEventStore implements EventStore {
     };
   }
 
-  async close(): Promise<void> {
-    await this.client.dispose();
+  /** Lets the appends and reads under way finish, then disposes of the client (subscriptions are closed by their owners). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.ops.drain();
+      await this.client.dispose();
+    })();
+    return this.closing;
   }
 }

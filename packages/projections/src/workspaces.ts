@@ -1,6 +1,7 @@
 import { aggregateId, Projection } from './projection';
 
-export const WORKSPACES = { name: 'workspaces' } as const;
+/** The SLA monitor lists the workspaces that track SLAs. */
+export const WORKSPACES = { name: 'workspaces', indexes: [['sla_tracking']] } as const;
 
 export const workspacesProjection: Projection = {
   collection: WORKSPACES,

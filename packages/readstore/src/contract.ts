@@ -90,6 +90,21 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     t.same(items.map((p) => p.rank), [...items.map((p) => p.rank)].sort((a, b) => a - b));
   });
 
+  t.test('close lets the operations under way finish (index creation included); later ones fail', async (t) => {
+    const other = await open();
+    const spec = { name: `contract_close_${suffix}`, indexes: [['workspace_id'], ['workspace_id', 'rank']] };
+    const c = other.collection<Person>(spec);
+    const under = [c.put(person(40)), c.insert(person(41)), other.setCheckpoint(`close_${suffix}`, '1')];
+    await other.close();
+    t.same((await Promise.allSettled(under)).map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+    await t.rejects(c.get('p_0040'), 'an operation after close fails');
+    const again = store.collection<Person>(spec);
+    t.same((await again.find({})).items.map((p) => p.id), ['p_0041', 'p_0040'], 'what was under way was written');
+    t.equal(await store.getCheckpoint(`close_${suffix}`), '1');
+    await again.clear();
+    await store.deleteCheckpoint(`close_${suffix}`);
+  });
+
   t.test('checkpoints', async (t) => {
     const name = `contract_${suffix}`;
     t.equal(await store.getCheckpoint(name), null);

@@ -1,4 +1,5 @@
-import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type Sort } from 'mongodb';
+import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
+import { InFlight } from './in-flight';
 import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
@@ -10,69 +11,105 @@ const strip = <T extends Doc>(d: Stored | null): T | null => {
   return doc as T;
 };
 
+/** The key of the index declared as `fields`: those fields, then `_id` (the document id), all ascending. */
+export const indexKey = (fields: readonly string[]): IndexSpecification =>
+  Object.fromEntries([...fields.map((f) => [checkField(f), 1]), ['_id', 1]]) as IndexSpecification;
+
+/** The filter, sort and limit that `find` sends for a query (exported for the explain test). */
+export const mongoQuery = (q: FindQuery): { filter: Filter<Stored>; sort: Sort; limit?: number } => {
+  const and: Filter<Stored>[] = [];
+  for (const [field, value] of Object.entries(q.where ?? {})) and.push({ [checkField(field)]: value });
+  if (q.search && q.search.text !== '') {
+    const regex = { $regex: escapeRegex(q.search.text), $options: 'i' };
+    and.push({ $or: q.search.fields.map((f) => ({ [checkField(f)]: regex })) });
+  }
+  const order = q.orderBy ?? { field: 'id', direction: 'desc' };
+  const dir = order.direction === 'asc' ? 1 : -1;
+  if (q.startingAfter !== undefined) {
+    if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
+    and.push({ _id: dir === -1 ? { $lt: q.startingAfter } : { $gt: q.startingAfter } });
+  }
+  const sort: Sort = order.field === 'id' ? { _id: dir } : { [checkField(order.field)]: dir, _id: dir };
+  // One more than asked, to tell whether there is a next page.
+  return { filter: and.length ? { $and: and } : {}, sort, ...(q.limit !== undefined ? { limit: q.limit + 1 } : {}) };
+};
+
 class MongoReadCollection<T extends Doc> implements Collection<T> {
-  constructor(private readonly c: MongoCollection<Stored>, private readonly ready: Promise<unknown>) {}
+  private indexing: Promise<void> | null = null;
 
-  async get(id: string): Promise<T | null> {
-    await this.ready;
-    return strip<T>(await this.c.findOne({ _id: id }));
+  constructor(private readonly c: MongoCollection<Stored>, private readonly spec: CollectionSpec, private readonly ops: InFlight) {
+    // Started at once, so that queries find their indexes; close() waits for it.
+    this.ops.track(this.indexed());
   }
 
-  async find(q: FindQuery): Promise<FindResult<T>> {
-    await this.ready;
-    const and: Filter<Stored>[] = [];
-    for (const [field, value] of Object.entries(q.where ?? {})) and.push({ [checkField(field)]: value });
-    if (q.search && q.search.text !== '') {
-      const regex = { $regex: escapeRegex(q.search.text), $options: 'i' };
-      and.push({ $or: q.search.fields.map((f) => ({ [checkField(f)]: regex })) });
+  /** The declared indexes, created once; a failed creation (server unreachable) is tried again by the next operation. */
+  private indexed(): Promise<void> {
+    if (!this.indexing) {
+      const indexing = Promise.all((this.spec.indexes ?? []).map((fields) => this.c.createIndex(indexKey(fields)))).then(() => undefined);
+      indexing.catch(() => { if (this.indexing === indexing) this.indexing = null; });
+      this.indexing = indexing;
     }
-    const order = q.orderBy ?? { field: 'id', direction: 'desc' };
-    const dir = order.direction === 'asc' ? 1 : -1;
-    if (q.startingAfter !== undefined) {
-      if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
-      and.push({ _id: dir === -1 ? { $lt: q.startingAfter } : { $gt: q.startingAfter } });
-    }
-    const sort: Sort = order.field === 'id' ? { _id: dir } : { [checkField(order.field)]: dir, _id: dir };
-    let cursor = this.c.find(and.length ? { $and: and } : {}).sort(sort);
-    if (q.limit !== undefined) cursor = cursor.limit(q.limit + 1);
-    const docs = await cursor.toArray();
-    const hasMore = q.limit !== undefined && docs.length > q.limit;
-    return { items: (hasMore ? docs.slice(0, q.limit) : docs).map((d) => strip<T>(d)!), hasMore };
+    return this.indexing;
   }
 
-  async put(doc: T): Promise<void> {
-    await this.ready;
-    await this.c.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id }, { upsert: true });
+  private op<R>(fn: () => Promise<R>): Promise<R> {
+    return this.ops.run(async () => {
+      await this.indexed();
+      return fn();
+    });
   }
 
-  async insert(doc: T): Promise<boolean> {
-    await this.ready;
-    try {
-      await this.c.insertOne({ ...doc, _id: doc.id });
-      return true;
-    } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
-      throw err;
-    }
+  get(id: string): Promise<T | null> {
+    return this.op(async () => strip<T>(await this.c.findOne({ _id: id })));
   }
 
-  async update(id: string, set: Partial<T>, where: Record<string, Scalar> = {}): Promise<boolean> {
-    await this.ready;
+  find(q: FindQuery): Promise<FindResult<T>> {
+    return this.op(async () => {
+      const { filter, sort, limit } = mongoQuery(q);
+      let cursor = this.c.find(filter).sort(sort);
+      if (limit !== undefined) cursor = cursor.limit(limit);
+      const docs = await cursor.toArray();
+      const hasMore = q.limit !== undefined && docs.length > q.limit;
+      return { items: (hasMore ? docs.slice(0, q.limit) : docs).map((d) => strip<T>(d)!), hasMore };
+    });
+  }
+
+  put(doc: T): Promise<void> {
+    return this.op(async () => {
+      await this.c.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id }, { upsert: true });
+    });
+  }
+
+  insert(doc: T): Promise<boolean> {
+    return this.op(async () => {
+      try {
+        await this.c.insertOne({ ...doc, _id: doc.id });
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false;
+        throw err;
+      }
+    });
+  }
+
+  update(id: string, set: Partial<T>, where: Record<string, Scalar> = {}): Promise<boolean> {
     const fields = Object.entries(set).filter(([f]) => f !== 'id');
-    if (fields.length === 0) throw new Error('update needs at least one field');
-    const filter = { _id: id, ...Object.fromEntries(Object.entries(where).map(([f, v]) => [checkField(f), v])) } as Filter<Stored>;
-    const result = await this.c.updateOne(filter, { $set: Object.fromEntries(fields.map(([f, v]) => [checkField(f), v ?? null])) as Partial<Stored> });
-    return result.matchedCount === 1;
+    if (fields.length === 0) return Promise.reject(new Error('update needs at least one field'));
+    return this.op(async () => {
+      const filter = { _id: id, ...Object.fromEntries(Object.entries(where).map(([f, v]) => [checkField(f), v])) } as Filter<Stored>;
+      const result = await this.c.updateOne(filter, { $set: Object.fromEntries(fields.map(([f, v]) => [checkField(f), v ?? null])) as Partial<Stored> });
+      return result.matchedCount === 1;
+    });
   }
 
-  async delete(id: string): Promise<boolean> {
-    await this.ready;
-    return (await this.c.deleteOne({ _id: id })).deletedCount === 1;
+  delete(id: string): Promise<boolean> {
+    return this.op(async () => (await this.c.deleteOne({ _id: id })).deletedCount === 1);
   }
 
-  async clear(): Promise<void> {
-    await this.ready;
-    await this.c.deleteMany({});
+  clear(): Promise<void> {
+    return this.op(async () => {
+      await this.c.deleteMany({});
+    });
   }
 }
 
@@ -80,22 +117,21 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
-  private readonly connected: Promise<MongoClient>;
   private readonly collections = new Map<string, MongoReadCollection<Doc>>();
+  private readonly ops = new InFlight('read store');
+  private closing: Promise<void> | null = null;
 
+  /** The database is `dbName`, else the one the URL names, else the driver's default (`test`). */
   constructor(url: string, dbName?: string) {
+    // The driver connects on the first operation (and reconnects as needed).
     this.client = new MongoClient(url);
-    this.connected = this.client.connect();
     this.db = this.client.db(dbName);
   }
 
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
     let c = this.collections.get(spec.name);
     if (!c) {
-      const mc = this.db.collection<Stored>(`rm_${checkCollectionName(spec.name)}`);
-      const ready = this.connected.then(() => Promise.all((spec.indexes ?? []).map((fields) =>
-        mc.createIndex(Object.fromEntries([...fields.map((f) => [checkField(f), 1] as const), ['_id', 1] as const])))));
-      c = new MongoReadCollection<Doc>(mc, ready);
+      c = new MongoReadCollection<Doc>(this.db.collection<Stored>(`rm_${checkCollectionName(spec.name)}`), spec, this.ops);
       this.collections.set(spec.name, c);
     }
     return c as unknown as Collection<T>;
@@ -105,22 +141,28 @@ export class MongoReadStore implements ReadStore {
     return this.db.collection<{ _id: string; value: string }>('checkpoints');
   }
 
-  async getCheckpoint(name: string): Promise<string | null> {
-    await this.connected;
-    return (await this.checkpoints().findOne({ _id: name }))?.value ?? null;
+  getCheckpoint(name: string): Promise<string | null> {
+    return this.ops.run(async () => (await this.checkpoints().findOne({ _id: name }))?.value ?? null);
   }
 
-  async setCheckpoint(name: string, value: string): Promise<void> {
-    await this.connected;
-    await this.checkpoints().updateOne({ _id: name }, { $set: { value } }, { upsert: true });
+  setCheckpoint(name: string, value: string): Promise<void> {
+    return this.ops.run(async () => {
+      await this.checkpoints().updateOne({ _id: name }, { $set: { value } }, { upsert: true });
+    });
   }
 
-  async deleteCheckpoint(name: string): Promise<void> {
-    await this.connected;
-    await this.checkpoints().deleteOne({ _id: name });
+  deleteCheckpoint(name: string): Promise<void> {
+    return this.ops.run(async () => {
+      await this.checkpoints().deleteOne({ _id: name });
+    });
   }
 
-  async close(): Promise<void> {
-    await this.client.close();
+  /** Lets every operation under way finish (index creation included), then closes the client. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.ops.drain();
+      await this.client.close();
+    })();
+    return this.closing;
   }
 }

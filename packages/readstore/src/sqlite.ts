@@ -5,6 +5,32 @@ const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
 const bind = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 const likeEscape = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The SQL and parameters that `find` runs for a query on `table` (exported for the query-plan test). */
+export const sqliteQuery = (table: string, q: FindQuery): { sql: string; params: Scalar[] } => {
+  const where: string[] = [];
+  const params: Scalar[] = [];
+  for (const [field, value] of Object.entries(q.where ?? {})) {
+    if (value === null) where.push(`${path(field)} IS NULL`);
+    else { where.push(`${path(field)} = ?`); params.push(bind(value)); }
+  }
+  if (q.search && q.search.text !== '') {
+    where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    for (let i = 0; i < q.search.fields.length; i++) params.push(`%${likeEscape(q.search.text)}%`);
+  }
+  const order = q.orderBy ?? { field: 'id', direction: 'desc' };
+  const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
+  if (q.startingAfter !== undefined) {
+    if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
+    where.push(`id ${dir === 'DESC' ? '<' : '>'} ?`);
+    params.push(q.startingAfter);
+  }
+  const orderSql = order.field === 'id' ? `id ${dir}` : `${path(order.field)} ${dir}, id ${dir}`;
+  let sql = `SELECT doc FROM "${table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql}`;
+  // One more than asked, to tell whether there is a next page.
+  if (q.limit !== undefined) { sql += ' LIMIT ?'; params.push(q.limit + 1); }
+  return { sql, params };
+};
+
 class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
   private readonly statements = new Map<string, Database.Statement>();
@@ -32,26 +58,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(q: FindQuery): Promise<FindResult<T>> {
-    const where: string[] = [];
-    const params: Scalar[] = [];
-    for (const [field, value] of Object.entries(q.where ?? {})) {
-      if (value === null) where.push(`${path(field)} IS NULL`);
-      else { where.push(`${path(field)} = ?`); params.push(bind(value)); }
-    }
-    if (q.search && q.search.text !== '') {
-      where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
-      for (let i = 0; i < q.search.fields.length; i++) params.push(`%${likeEscape(q.search.text)}%`);
-    }
-    const order = q.orderBy ?? { field: 'id', direction: 'desc' };
-    const dir = order.direction === 'asc' ? 'ASC' : 'DESC';
-    if (q.startingAfter !== undefined) {
-      if (order.field !== 'id') throw new Error('startingAfter needs id ordering');
-      where.push(`id ${dir === 'DESC' ? '<' : '>'} ?`);
-      params.push(q.startingAfter);
-    }
-    const orderSql = order.field === 'id' ? `id ${dir}` : `${path(order.field)} ${dir}, id ${dir}`;
-    let sql = `SELECT doc FROM "${this.table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql}`;
-    if (q.limit !== undefined) { sql += ' LIMIT ?'; params.push(q.limit + 1); }
+    const { sql, params } = sqliteQuery(this.table, q);
     const rows = this.stmt(sql).all(...params) as { doc: string }[];
     const hasMore = q.limit !== undefined && rows.length > q.limit;
     return { items: (hasMore ? rows.slice(0, q.limit) : rows).map((r) => JSON.parse(r.doc) as T), hasMore };

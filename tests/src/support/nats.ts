@@ -1,32 +1,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { AddressInfo, connect as tcpConnect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
+import { acceptsConnections, freePort, sleep } from './net';
 
 /** Tests that need NATS run against NATS_URL, or a nats-server they start (Debian's, in CI). */
 export const natsServerInstalled = (): boolean => {
   const r = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
   return !r.error && r.status === 0;
 };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const srv = createServer();
-  srv.on('error', reject);
-  srv.listen(0, '127.0.0.1', () => {
-    const { port } = srv.address() as AddressInfo;
-    srv.close(() => resolve(port));
-  });
-});
-
-const acceptsConnections = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = tcpConnect({ host: '127.0.0.1', port });
-  socket.once('connect', () => { socket.destroy(); resolve(true); });
-  socket.once('error', () => { socket.destroy(); resolve(false); });
-});
 
 /** A nats-server of our own: JetStream on, file store in a temporary directory. */
 export class LocalNatsServer {

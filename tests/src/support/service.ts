@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { databaseFor, mongoServerUrl, withDatabase } from './ferret';
 
 export const ROOT = resolve(__dirname, '../../..');
 const STANDALONE = join(ROOT, 'services/standalone/dist/main.js');
@@ -18,8 +19,21 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * Where the services and admin runs of this test process keep their read models: MongoDB when
+ * TEST_READ_STORE=mongo (the suites under e2e/mongo set it) or MONGODB_URL is set, with a
+ * database of its own per data directory; otherwise the embedded store in the data directory.
+ */
+export const readStoreOnMongo = (): boolean => process.env.TEST_READ_STORE === 'mongo' || !!process.env.MONGODB_URL;
+
+export const readStoreEnv = async (dataDir: string): Promise<Record<string, string>> =>
+  readStoreOnMongo() ? { MONGODB_URL: withDatabase(await mongoServerUrl(), databaseFor(dataDir)) } : {};
+
 /** Starts the real standalone service (`npm start`'s entry point) on an ephemeral port. */
-export const startService = (dataDir: string, env: Record<string, string> = {}): Promise<Service> =>
+export const startService = async (dataDir: string, env: Record<string, string> = {}): Promise<Service> =>
+  spawnService(dataDir, { ...(await readStoreEnv(dataDir)), ...env });
+
+const spawnService = (dataDir: string, env: Record<string, string>): Promise<Service> =>
   new Promise((resolveStart, reject) => {
     const child = spawn(process.execPath, [STANDALONE], {
       // Limits are raised for functional tests; the rate-limit test sets its own scale.
@@ -60,8 +74,8 @@ export const run = (command: string, args: string[], env: Record<string, string>
     child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
   });
 
-/** The admin CLI on a data directory. */
-export const admin = (dataDir: string, ...args: string[]) => run(process.execPath, [ADMIN, ...args], { DATA_DIR: dataDir });
+/** The admin CLI on a data directory (and its read store, as the service on it has). */
+export const admin = async (dataDir: string, ...args: string[]) => run(process.execPath, [ADMIN, ...args], { DATA_DIR: dataDir, ...(await readStoreEnv(dataDir)) });
 
 /** The admin CLI with --json, parsed; fails loudly when the command fails. */
 export const adminJson = async <T = Record<string, unknown>>(dataDir: string, ...args: string[]): Promise<T> => {
