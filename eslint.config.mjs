@@ -22,7 +22,10 @@ export default tseslint.config(
     files: ['tests/src/**/*.ts', 'packages/*/src/contract.ts'],
     rules: {
       // tap's t.test() and t.before() return promises that tap itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafePromises: [{ from: 'package', name: 'PromiseWithSubtest', package: '@tapjs/core' }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafePromises: [{ from: 'package', name: 'PromiseWithSubtest', package: '@tapjs/core' }] },
+      ],
       // Response bodies are JSON off the wire (`any`), checked by the assertions that read them.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -9,4 +9,15 @@ export { terms, tokenize, stem, STOP_WORDS } from './knowledge/text';
 export { splitArticle, cutLong, MAX_PASSAGE_CHARS } from './knowledge/passages';
 export { KnowledgeIndex, KnowledgeIndexOptions, DEFAULT_INDEX_OPTIONS, searchableText, compareHits, Coverage } from './knowledge/knowledge-index';
 export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } from './knowledge/quality';
-export { Reranker, RerankerOptions, searchWithReranker, defaultModelDir, missingModelFiles, passageForEmbedding, MODEL_FILES, RERANK_CANDIDATES, FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './knowledge/embeddings';
+export {
+  Reranker,
+  RerankerOptions,
+  searchWithReranker,
+  defaultModelDir,
+  missingModelFiles,
+  passageForEmbedding,
+  MODEL_FILES,
+  RERANK_CANDIDATES,
+  FUSION_BM25_WEIGHT,
+  MIN_SIMILARITY,
+} from './knowledge/embeddings';

@@ -82,26 +82,44 @@ export class Application {
     this.imports = new Imports(deps, this.workspaces);
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
-    this.conversations = new Conversations(deps, this.customers, async (ws, type) => (await this.reads.channels.find(ws, { where: { type }, limit: 1 })).items[0]?.id ?? null);
+    this.conversations = new Conversations(
+      deps,
+      this.customers,
+      async (ws, type) => (await this.reads.channels.find(ws, { where: { type }, limit: 1 })).items[0]?.id ?? null,
+    );
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.ticketActivity = new TicketActivity(deps);
     this.limiter = new RateLimiter(options.counters ?? new MemoryCounterStore(), this.clock, options.config.rateLimitScale);
     this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
     this.authenticate = authenticator(this.reads, this.clock);
-    this.projector = options.projector ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' })) : null;
+    this.projector = options.projector
+      ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' }))
+      : null;
     this.watch = this.projector ?? new CheckpointPoller(this.engines.reads);
     this.agentConfigs = new AgentConfigs(deps);
     const system = { workspaceId: null, actor: 'system', requestId: null };
-    this.knowledge = new KnowledgeFeed(this.engines.events, async (workspaceId, id, indexed) => {
-      await execute(deps, { ...system, workspaceId }, articleAggregate, articleStream(id), { type: 'mark_indexed', indexed });
-    }, this.log.child({ component: 'knowledge' }), options.config.agentReranker);
+    this.knowledge = new KnowledgeFeed(
+      this.engines.events,
+      async (workspaceId, id, indexed) => {
+        await execute(deps, { ...system, workspaceId }, articleAggregate, articleStream(id), { type: 'mark_indexed', indexed });
+      },
+      this.log.child({ component: 'knowledge' }),
+      options.config.agentReranker,
+    );
     const grounded = new GroundedResponder();
     const llm = options.config.llm;
     const responder = options.responder ?? (llm ? new LlmResponder({ ...llm, fallback: grounded, log: this.log.child({ component: 'llm' }) }) : grounded);
     this.agentTurns = new AgentTurns(deps, {
-      workspaces: this.workspaces, configs: this.agentConfigs, conversations: this.conversations, customers: this.customers,
-      reads: this.reads, knowledge: this.knowledge, responder, clock: this.clock, log: this.log.child({ component: 'agent' }),
+      workspaces: this.workspaces,
+      configs: this.agentConfigs,
+      conversations: this.conversations,
+      customers: this.customers,
+      reads: this.reads,
+      knowledge: this.knowledge,
+      responder,
+      clock: this.clock,
+      log: this.log.child({ component: 'agent' }),
     });
   }
 

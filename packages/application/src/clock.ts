@@ -22,7 +22,10 @@ const pooledRandom = (): (() => number) => {
   let pool = randomBytes(4096);
   let offset = 0;
   return () => {
-    if (offset + 2 > pool.length) { pool = randomBytes(4096); offset = 0; }
+    if (offset + 2 > pool.length) {
+      pool = randomBytes(4096);
+      offset = 0;
+    }
     const value = pool.readUInt16BE(offset) / 65536;
     offset += 2;
     return value;

@@ -75,7 +75,10 @@ const readConfig = (env: NodeJS.ProcessEnv): Config => ({
   trustProxy: env.TRUST_PROXY === 'true',
   webhooks: {
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
-    allowedCidrs: (env.WEBHOOK_ALLOWED_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    allowedCidrs: (env.WEBHOOK_ALLOWED_CIDRS ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
     retryBaseMs: int(env.WEBHOOK_RETRY_BASE_MS, 60_000, 'WEBHOOK_RETRY_BASE_MS'),
     retryMaxMs: int(env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 'WEBHOOK_RETRY_MAX_MS'),
   },
@@ -87,16 +90,18 @@ const readConfig = (env: NodeJS.ProcessEnv): Config => ({
     requestTimeoutMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 15_000, 'HTTP_REQUEST_TIMEOUT_MS'),
   },
   agentReranker: oneOf(env.AGENT_RERANKER, ['auto', 'off'] as const, 'auto', 'AGENT_RERANKER'),
-  llm: env.LLM_BASE_URL ? {
-    baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),
-    apiKey: env.LLM_API_KEY || undefined,
-    models: {
-      essential: env.LLM_MODEL_ESSENTIAL || 'gpt-4o-mini',
-      pro: env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
-      ultra: env.LLM_MODEL_ULTRA || env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
-    },
-    timeoutMs: int(env.LLM_TIMEOUT_MS, 20_000, 'LLM_TIMEOUT_MS'),
-  } : undefined,
+  llm: env.LLM_BASE_URL
+    ? {
+        baseUrl: env.LLM_BASE_URL.replace(/\/+$/, ''),
+        apiKey: env.LLM_API_KEY || undefined,
+        models: {
+          essential: env.LLM_MODEL_ESSENTIAL || 'gpt-4o-mini',
+          pro: env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
+          ultra: env.LLM_MODEL_ULTRA || env.LLM_MODEL_PRO || env.LLM_MODEL_ESSENTIAL || 'gpt-4o',
+        },
+        timeoutMs: int(env.LLM_TIMEOUT_MS, 20_000, 'LLM_TIMEOUT_MS'),
+      }
+    : undefined,
 });
 
 /**
@@ -107,7 +112,9 @@ export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env, out: Node
   try {
     return loadConfig(env);
   } catch (err) {
-    out.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration; not starting', error: err instanceof Error ? err.message : String(err) })}\n`);
+    out.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'invalid configuration; not starting', error: err instanceof Error ? err.message : String(err) })}\n`,
+    );
     process.exit(1);
   }
 };

@@ -23,7 +23,9 @@ export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | '
   // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
   const bus: Bus = natsUrl ? new LazyBus(() => NatsBus.connect(natsUrl)) : new MemoryBus();
   return {
-    events, reads, bus,
+    events,
+    reads,
+    bus,
     describe: {
       events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite',
       reads: config.mongodbUrl ? 'mongodb' : 'sqlite',

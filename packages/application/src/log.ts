@@ -12,14 +12,24 @@ export interface Logger {
 }
 
 /** One JSON object per line on stdout: easy to grep, easy to ship. */
-export const jsonLogger = (level: string = 'info', base: Record<string, unknown> = {}, write: (line: string) => unknown = (line) => process.stdout.write(line + '\n')): Logger => {
+export const jsonLogger = (
+  level: string = 'info',
+  base: Record<string, unknown> = {},
+  write: (line: string) => unknown = (line) => process.stdout.write(line + '\n'),
+): Logger => {
   const min = LEVELS[(level in LEVELS ? level : 'info') as LogLevel];
-  const at = (lvl: LogLevel, always = false) => (msg: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[lvl] < min && !always) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }));
-  };
+  const at =
+    (lvl: LogLevel, always = false) =>
+    (msg: string, fields?: Record<string, unknown>) => {
+      if (LEVELS[lvl] < min && !always) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }));
+    };
   return {
-    debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), announce: at('info', true),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    announce: at('info', true),
     child: (fields) => jsonLogger(level, { ...base, ...fields }, write),
   };
 };

@@ -19,22 +19,34 @@ const waitFor = async (cond: () => boolean, ms = 10_000) => {
 export const busContract = (t: Test, open: () => Promise<Bus>) => {
   let bus: Bus;
   const unique = () => randomBytes(4).toString('hex');
-  t.before(async () => { bus = await open(); });
-  t.teardown(async () => { await bus.close(); });
+  t.before(async () => {
+    bus = await open();
+  });
+  t.teardown(async () => {
+    await bus.close();
+  });
 
   t.test('delivers matching subjects, dropping duplicate ids', async (t) => {
     const root = `ct${unique()}`;
     const got: BusMessage[] = [];
-    const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.*.x.>` }, async (m) => { got.push(m); await m.ack(); });
+    const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.*.x.>` }, async (m) => {
+      got.push(m);
+      await m.ack();
+    });
     await bus.publish(`${root}.a.x.1`, 'm1', { n: 1 });
     await bus.publish(`${root}.a.x.1`, 'm1', { n: 1 });
     await bus.publish(`${root}.a.y.1`, 'm2', { n: 2 });
     await bus.publish(`${root}.b.x.2.3`, 'm3', { n: 3 });
     await bus.publish(`${root}.a.x.end`, `${root}-marker`, null);
     await waitFor(() => got.some((m) => m.id === `${root}-marker`));
-    t.strictSame(got.map((m) => [m.id, m.subject, m.data, m.deliveryCount]), [
-      ['m1', `${root}.a.x.1`, { n: 1 }, 1], ['m3', `${root}.b.x.2.3`, { n: 3 }, 1], [`${root}-marker`, `${root}.a.x.end`, null, 1],
-    ]);
+    t.strictSame(
+      got.map((m) => [m.id, m.subject, m.data, m.deliveryCount]),
+      [
+        ['m1', `${root}.a.x.1`, { n: 1 }, 1],
+        ['m3', `${root}.b.x.2.3`, { n: 3 }, 1],
+        [`${root}-marker`, `${root}.a.x.end`, null, 1],
+      ],
+    );
     await sub.close();
   });
 
@@ -44,7 +56,11 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     const byA: string[] = [];
     const byB: string[] = [];
     // A handler that takes a moment, so that both subscribers are busy at once.
-    const handle = (into: string[]) => async (m: BusMessage) => { into.push(m.id); await new Promise((r) => setTimeout(r, 5)); await m.ack(); };
+    const handle = (into: string[]) => async (m: BusMessage) => {
+      into.push(m.id);
+      await new Promise((r) => setTimeout(r, 5));
+      await m.ack();
+    };
     const a = await bus.consume({ durable, subject: `${root}.>` }, handle(byA));
     const b = await bus.consume({ durable, subject: `${root}.>` }, handle(byB));
     const sent = Array.from({ length: 20 }, (_, i) => `${root}-${i}`);
@@ -76,8 +92,17 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     // Ids are deduplicated across the bus: each marker's is unique.
     await bus.publish(`${root}.e`, `${root}-marker`, {});
     await waitFor(() => got.some(([id]) => id === `${root}-marker`));
-    t.strictSame(got.filter(([id]) => id === 'drop'), [['drop', 1]]);
-    t.strictSame(got.filter(([id]) => id === 'retry'), [['retry', 1], ['retry', 2]]);
+    t.strictSame(
+      got.filter(([id]) => id === 'drop'),
+      [['drop', 1]],
+    );
+    t.strictSame(
+      got.filter(([id]) => id === 'retry'),
+      [
+        ['retry', 1],
+        ['retry', 2],
+      ],
+    );
     await sub.close();
   });
 
@@ -99,7 +124,10 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     const durable = `d${unique()}`;
     // Each entry names the subscriber that got it: one that reached the closed subscriber shows.
     const got: string[] = [];
-    const handler = (by: string) => async (m: BusMessage) => { got.push(`${by}:${m.id}`); await m.ack(); };
+    const handler = (by: string) => async (m: BusMessage) => {
+      got.push(`${by}:${m.id}`);
+      await m.ack();
+    };
     const first = await bus.consume({ durable, subject: `${root}.>` }, handler('first'));
     await bus.publish(`${root}.e`, 'one', {});
     await waitFor(() => got.length === 1);

@@ -16,7 +16,9 @@ export class LazyBus implements Bus {
     if (!this.opening) {
       const opening = this.open();
       this.opening = opening;
-      opening.catch(() => { if (this.opening === opening) this.opening = undefined; });
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = undefined;
+      });
     }
     return this.opening;
   }

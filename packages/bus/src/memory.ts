@@ -1,6 +1,11 @@
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
 
-interface Envelope { id: string; subject: string; data: unknown; deliveries: number }
+interface Envelope {
+  id: string;
+  subject: string;
+  data: unknown;
+  deliveries: number;
+}
 type Handler = (m: BusMessage) => Promise<void>;
 
 const DEDUP_WINDOW_MS = 120_000;
@@ -15,7 +20,10 @@ class Durable {
   private next = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(readonly filter: string, readonly ackWaitMs: number) {}
+  constructor(
+    readonly filter: string,
+    readonly ackWaitMs: number,
+  ) {}
 
   enqueue(e: Envelope): void {
     this.queue.push(e);
@@ -31,9 +39,15 @@ class Durable {
   }
 
   private later(ms: number, fn: () => void): () => void {
-    const timer = setTimeout(() => { this.timers.delete(timer); fn(); }, ms);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
     this.timers.add(timer);
-    return () => { clearTimeout(timer); this.timers.delete(timer); };
+    return () => {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+    };
   }
 
   private deliver(e: Envelope, handler: Handler): void {
@@ -49,7 +63,10 @@ class Durable {
     };
     const cancelAckWait = this.later(this.ackWaitMs, () => settle(0));
     const message: BusMessage = {
-      id: e.id, subject: e.subject, data: e.data, deliveryCount: e.deliveries,
+      id: e.id,
+      subject: e.subject,
+      data: e.data,
+      deliveryCount: e.deliveries,
       ack: async () => settle(null),
       nak: async (delayMs = 0) => settle(delayMs),
       term: async () => settle(null),

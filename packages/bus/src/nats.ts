@@ -1,6 +1,20 @@
 import {
-  AckPolicy, Consumer, ConsumerInfo, ConsumerMessages, DeliverPolicy, DiscardPolicy, JetStreamClient, JetStreamManager, JsMsg,
-  NatsConnection, NatsError, RetentionPolicy, StorageType, StreamConfig, connect, nanos,
+  AckPolicy,
+  Consumer,
+  ConsumerInfo,
+  ConsumerMessages,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamClient,
+  JetStreamManager,
+  JsMsg,
+  NatsConnection,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  StreamConfig,
+  connect,
+  nanos,
 } from 'nats';
 import { InFlight } from './in-flight';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
@@ -67,16 +81,21 @@ class NatsSubscription implements BusSubscription {
         this.fetching = batch;
         if (this.stopped) batch.stop();
         for await (const m of batch) {
-          if (this.stopped) m.nak(); // arrived as close() was called: back to the durable at once
+          if (this.stopped)
+            m.nak(); // arrived as close() was called: back to the durable at once
           else await this.handle(m);
         }
       } catch {
         // The pull failed: disconnected, heartbeats missed, consumer or stream gone. Try again
         // shortly (the client reconnects by itself) unless closing.
-        if (!this.stopped) await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, RETRY_AFTER_ERROR_MS);
-          this.wakeFromPause = () => { clearTimeout(timer); resolve(); };
-        });
+        if (!this.stopped)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, RETRY_AFTER_ERROR_MS);
+            this.wakeFromPause = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
       } finally {
         this.fetching = undefined;
         this.wakeFromPause = undefined;
@@ -179,8 +198,7 @@ export class NatsBus implements Bus {
     return this.prefix + subject;
   }
 
-  private readonly unprefix = (subject: string): string =>
-    this.prefix && subject.startsWith(this.prefix) ? subject.slice(this.prefix.length) : subject;
+  private readonly unprefix = (subject: string): string => (this.prefix && subject.startsWith(this.prefix) ? subject.slice(this.prefix.length) : subject);
 
   private covers(wireSubject: string): boolean {
     return this.subjects.some((s) => subjectMatches(s, wireSubject));
@@ -211,7 +229,11 @@ export class NatsBus implements Bus {
     await this.ensureConsumer(options.durable, this.wire(options.subject), options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const consumer = await this.js.consumers.get(this.stream, options.durable);
     const subscription: NatsSubscription = new NatsSubscription(
-      consumer, handler, this.unprefix, () => this.nc.isClosed(), () => this.subscriptions.delete(subscription),
+      consumer,
+      handler,
+      this.unprefix,
+      () => this.nc.isClosed(),
+      () => this.subscriptions.delete(subscription),
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -240,7 +262,9 @@ export class NatsBus implements Bus {
         });
       } catch (e) {
         // Another process (or a concurrent consume()) created it first with other options.
-        info = await this.jsm.consumers.info(this.stream, durable).catch(() => { throw e; });
+        info = await this.jsm.consumers.info(this.stream, durable).catch(() => {
+          throw e;
+        });
       }
     }
     if (info.config.filter_subject !== wanted.filter_subject || info.config.ack_wait !== wanted.ack_wait) {
@@ -268,7 +292,10 @@ const filterWithin = (filter: string, s: string): boolean => {
   for (let i = 0; i < t.length; i++) {
     if (t[i] === '>') return f.length > i;
     if (i >= f.length) return false;
-    if (t[i] === '*') { if (f[i] === '>') return false; continue; }
+    if (t[i] === '*') {
+      if (f[i] === '>') return false;
+      continue;
+    }
     if (f[i] !== t[i]) return false;
   }
   return f.length === t.length;

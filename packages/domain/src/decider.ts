@@ -35,8 +35,7 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   readonly data: Data;
 }
 
-export const eventCodec = <Type extends string, Data extends t.Mixed>(type: Type, data: Data) =>
-  t.type({ type: t.literal(type), data }, type);
+export const eventCodec = <Type extends string, Data extends t.Mixed>(type: Type, data: Data) => t.type({ type: t.literal(type), data }, type);
 
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 

@@ -20,7 +20,10 @@ export interface ImportCommand<I> {
 type ReadOnly = 'id' | 'object' | 'updated_at';
 
 /** Checks the item against its codec again (commands can come from anywhere) and drops the read-only fields. */
-export const importedFields = <I extends Partial<Record<ReadOnly, unknown>>>(codec: t.Decoder<unknown, I>, input: I): E.Either<DomainError, Omit<I, ReadOnly>> => {
+export const importedFields = <I extends Partial<Record<ReadOnly, unknown>>>(
+  codec: t.Decoder<unknown, I>,
+  input: I,
+): E.Either<DomainError, Omit<I, ReadOnly>> => {
   const checked = checkInput(codec, input);
   if (E.isLeft(checked)) return fail('validation', checked.left);
   const { id: _id, object: _object, updated_at: _updated, ...fields } = checked.right;

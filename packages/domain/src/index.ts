@@ -55,6 +55,19 @@ export * from './agent/events';
 export * from './agent/decider';
 
 /** Every event the domain records: the schema an auditor replays against. */
-export const AnyDomainEvent = t.union([...WorkspaceEvent.types, ...ApiKeyEvent.types, ...CustomerEvent.types, ...TagEvent.types, ...ReservationEvent.types, ...ConversationEvent.types, ...WebhookEndpointEvent.types,
-  ...TicketEvent.types, TicketNumberEvent, ...ArticleEvent.types, ...CannedResponseEvent.types, ...ChannelEvent.types, AgentEvent]);
+export const AnyDomainEvent = t.union([
+  ...WorkspaceEvent.types,
+  ...ApiKeyEvent.types,
+  ...CustomerEvent.types,
+  ...TagEvent.types,
+  ...ReservationEvent.types,
+  ...ConversationEvent.types,
+  ...WebhookEndpointEvent.types,
+  ...TicketEvent.types,
+  TicketNumberEvent,
+  ...ArticleEvent.types,
+  ...CannedResponseEvent.types,
+  ...ChannelEvent.types,
+  AgentEvent,
+]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

@@ -4,8 +4,7 @@ export type Plan = (typeof PLANS)[number];
 
 export type PlanAccess = 'no_plan' | 'no_api' | 'api';
 
-export const planAccess = (plan: Plan): PlanAccess =>
-  plan === 'none' ? 'no_plan' : plan === 'starter' ? 'no_api' : 'api';
+export const planAccess = (plan: Plan): PlanAccess => (plan === 'none' ? 'no_plan' : plan === 'starter' ? 'no_api' : 'api');
 
 export const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
 

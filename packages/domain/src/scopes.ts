@@ -1,9 +1,16 @@
 /** Spec section 5: every scope a key can carry. */
 export const SCOPES = [
-  'agent:chat', 'agent:read', 'agent:write',
-  'conversations:read', 'conversations:write', 'messages:write',
-  'customers:read', 'customers:write',
-  'tickets:read', 'knowledge_base:read', 'channels:read',
+  'agent:chat',
+  'agent:read',
+  'agent:write',
+  'conversations:read',
+  'conversations:write',
+  'messages:write',
+  'customers:read',
+  'customers:write',
+  'tickets:read',
+  'knowledge_base:read',
+  'channels:read',
   'webhooks:manage',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -14,9 +21,12 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 /** Operator interface: what each access level grants. */
 export const scopesForAccess = (access: AccessLevel): Scope[] => {
   switch (access) {
-    case 'full': return [...SCOPES];
-    case 'read_only': return SCOPES.filter((s) => s.endsWith(':read'));
-    case 'chat_only': return ['agent:chat', 'agent:read'];
+    case 'full':
+      return [...SCOPES];
+    case 'read_only':
+      return SCOPES.filter((s) => s.endsWith(':read'));
+    case 'chat_only':
+      return ['agent:chat', 'agent:read'];
   }
 };
 

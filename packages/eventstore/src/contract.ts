@@ -17,15 +17,25 @@ const event = (type: string, data: unknown = {}): NewEvent => ({
 export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => {
   let store: EventStore;
   const stream = (name: string) => `contract-${name}${randomUUID().replace(/-/g, '')}`;
-  t.before(async () => { store = await open(); });
-  t.teardown(async () => { await store.close(); });
+  t.before(async () => {
+    store = await open();
+  });
+  t.teardown(async () => {
+    await store.close();
+  });
 
   t.test('appends to a new stream and reads it back in order', async (t) => {
     const s = stream('a');
     const r = await store.append(s, [event('x.one', { n: 1 }), event('x.two', { n: 2 })], 'no_stream');
     t.equal(r.revision, 1);
     const read = await store.readStream(s);
-    t.strictSame(read.map((e) => [e.type, e.revision, e.data]), [['x.one', 0, { n: 1 }], ['x.two', 1, { n: 2 }]]);
+    t.strictSame(
+      read.map((e) => [e.type, e.revision, e.data]),
+      [
+        ['x.one', 0, { n: 1 }],
+        ['x.two', 1, { n: 2 }],
+      ],
+    );
     t.equal(read[0].metadata.workspace_id, 'ws_contract');
     t.equal(read[0].stream, s);
     t.ok(comparePositions(read[0].position, read[1].position) < 0, 'positions grow');
@@ -35,8 +45,14 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
   t.test('a stream reads from a revision', async (t) => {
     const s = stream('from');
     await store.append(s, [event('x.0'), event('x.1'), event('x.2')], 'no_stream');
-    t.strictSame((await store.readStream(s, 1)).map((e) => e.type), ['x.1', 'x.2']);
-    t.strictSame((await store.readStream(s, 3)).map((e) => e.type), []);
+    t.strictSame(
+      (await store.readStream(s, 1)).map((e) => e.type),
+      ['x.1', 'x.2'],
+    );
+    t.strictSame(
+      (await store.readStream(s, 3)).map((e) => e.type),
+      [],
+    );
   });
 
   t.test('an unknown stream reads as empty', async (t) => {
@@ -69,9 +85,15 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     const s = stream('all');
     await store.append(s, [event('x.1'), event('x.2'), event('x.3')], 'no_stream');
     const page1 = await store.readAll(from, 2);
-    t.strictSame(page1.map((e) => e.type), ['x.1', 'x.2']);
+    t.strictSame(
+      page1.map((e) => e.type),
+      ['x.1', 'x.2'],
+    );
     const page2 = await store.readAll(page1[1].position, 10);
-    t.strictSame(page2.map((e) => e.type), ['x.3']);
+    t.strictSame(
+      page2.map((e) => e.type),
+      ['x.3'],
+    );
     t.equal(comparePositions(await store.head(), page2[0].position), 0, 'head is the newest event');
     t.ok((await store.readAll(START, 1)).length === 1, 'START reads from the beginning');
   });
@@ -82,12 +104,25 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     await store.append(s, [event('x.before')], 'no_stream');
     const seen: RecordedEvent[] = [];
     let notify: () => void = () => {};
-    const sub = store.subscribe(from, async (batch) => { seen.push(...batch.filter((e) => e.stream === s)); notify(); }, (err) => t.fail(String(err)));
-    const until = (n: number) => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`saw ${seen.length} of ${n} events`)), 5000);
-      notify = () => { if (seen.length >= n) { clearTimeout(timer); resolve(); } };
-      notify();
-    });
+    const sub = store.subscribe(
+      from,
+      async (batch) => {
+        seen.push(...batch.filter((e) => e.stream === s));
+        notify();
+      },
+      (err) => t.fail(String(err)),
+    );
+    const until = (n: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`saw ${seen.length} of ${n} events`)), 5000);
+        notify = () => {
+          if (seen.length >= n) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        notify();
+      });
     await until(1);
     await store.append(s, [event('x.after')], 0);
     await until(2);
@@ -96,15 +131,26 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     // close() left listening would have it as well (no sleeping on "nothing happens"). That
     // close() waits for the loop to end is the SQLite adapter's own test.
     const witnessed: string[] = [];
-    const witness = store.subscribe(await store.head(), async (batch) => { witnessed.push(...batch.filter((e) => e.stream === s).map((e) => e.type)); }, (err) => t.fail(String(err)));
+    const witness = store.subscribe(
+      await store.head(),
+      async (batch) => {
+        witnessed.push(...batch.filter((e) => e.stream === s).map((e) => e.type));
+      },
+      (err) => t.fail(String(err)),
+    );
     await store.append(s, [event('x.closed')], 1);
     await new Promise<void>((resolve, reject) => {
       const deadline = Date.now() + 10_000;
-      const check = () => (witnessed.length > 0 ? resolve() : Date.now() > deadline ? reject(new Error('the witness never saw x.closed')) : setTimeout(check, 10));
+      const check = () =>
+        witnessed.length > 0 ? resolve() : Date.now() > deadline ? reject(new Error('the witness never saw x.closed')) : setTimeout(check, 10);
       check();
     });
     await witness.close();
     t.strictSame(witnessed, ['x.closed']);
-    t.strictSame(seen.map((e) => e.type), ['x.before', 'x.after'], 'nothing after close');
+    t.strictSame(
+      seen.map((e) => e.type),
+      ['x.before', 'x.after'],
+      'nothing after close',
+    );
   });
 };

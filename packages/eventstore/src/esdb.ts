@@ -1,6 +1,16 @@
 import {
-  ANY, BACKWARDS, END, EventStoreDBClient, excludeSystemEvents, FORWARDS, jsonEvent, NO_STREAM,
-  START as ESDB_START, StreamNotFoundError, WrongExpectedVersionError, type AllStreamResolvedEvent,
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  excludeSystemEvents,
+  FORWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START as ESDB_START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { InFlight } from './in-flight';
@@ -25,8 +35,7 @@ const toRecorded = (r: Resolved): RecordedEvent => {
   };
 };
 
-const toExpected = (expected: ExpectedRevision) =>
-  expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : BigInt(expected);
+const toExpected = (expected: ExpectedRevision) => (expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : BigInt(expected));
 
 /** EventStoreDB adapter: the production event store, behind the same port as the embedded one. */
 export class EsdbEventStore implements EventStore {
@@ -126,7 +135,9 @@ export class EsdbEventStore implements EventStore {
         if (closed) break;
         if (isDomain(r)) await handler([toRecorded(r)]);
       }
-    })().catch((err) => { if (!closed) onError(err); });
+    })().catch((err) => {
+      if (!closed) onError(err);
+    });
     return {
       close: async () => {
         closed = true;

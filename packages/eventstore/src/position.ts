@@ -23,5 +23,4 @@ export const parsePosition = (text: string): Position => {
 };
 
 /** Fixed-width text that sorts like the position, for storing beside documents (`_pos`). */
-export const positionKey = (p: Position): string =>
-  `${p.commit.toString().padStart(20, '0')}/${p.prepare.toString().padStart(20, '0')}`;
+export const positionKey = (p: Position): string => `${p.commit.toString().padStart(20, '0')}/${p.prepare.toString().padStart(20, '0')}`;

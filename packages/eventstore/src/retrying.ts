@@ -50,16 +50,20 @@ export class RetryingSubscription {
   start(): void {
     this.stopped = false;
     this.state.status = this.state.failures ? 'retrying' : 'running';
-    this.subscription = this.events.subscribe(this.position, async (batch) => {
-      this.pendingSince ??= Date.parse(batch[0].metadata.occurred_at);
-      await this.handler(batch);
-      this.pendingSince = null;
-      this.position = batch[batch.length - 1].position;
-      this.state.position = formatPosition(this.position);
-      if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
-      this.state.failures = 0;
-      this.state.status = 'running';
-    }, (err) => this.failed(err));
+    this.subscription = this.events.subscribe(
+      this.position,
+      async (batch) => {
+        this.pendingSince ??= Date.parse(batch[0].metadata.occurred_at);
+        await this.handler(batch);
+        this.pendingSince = null;
+        this.position = batch[batch.length - 1].position;
+        this.state.position = formatPosition(this.position);
+        if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
+        this.state.failures = 0;
+        this.state.status = 'running';
+      },
+      (err) => this.failed(err),
+    );
   }
 
   async close(): Promise<void> {
@@ -83,9 +87,16 @@ export class RetryingSubscription {
     if (this.stopped) return;
     const delay = retryDelay(this.state.failures, this.backoff.baseMs, this.backoff.maxMs);
     this.log.warn('consumer failed; retrying from its last position', {
-      consumer: this.name, position: this.state.position, failures: this.state.failures, retry_in_ms: delay, error: this.state.last_error,
+      consumer: this.name,
+      position: this.state.position,
+      failures: this.state.failures,
+      retry_in_ms: delay,
+      error: this.state.last_error,
     });
-    this.timer = setTimeout(() => { this.timer = null; if (!this.stopped) this.start(); }, delay);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.stopped) this.start();
+    }, delay);
     this.timer.unref?.();
   }
 }

@@ -7,7 +7,15 @@ import { Position, START } from './position';
 const POLL_MS = 100;
 const BATCH = 500;
 
-interface Row { seq: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string }
+interface Row {
+  seq: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
 
 const toRecorded = (r: Row): RecordedEvent => ({
   id: r.id,
@@ -36,7 +44,10 @@ export class SqliteEventStore implements EventStore {
   private readonly recent = new Map<number, RecordedEvent[]>();
 
   /** `pollMs`: how often to look for appends by other processes. */
-  constructor(file: string, private readonly pollMs = POLL_MS) {
+  constructor(
+    file: string,
+    private readonly pollMs = POLL_MS,
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a process crash; only a power cut can drop the last commits.
@@ -127,11 +138,17 @@ export class SqliteEventStore implements EventStore {
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.pollMs);
-          wake = () => { clearTimeout(timer); resolve(); };
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
         wake = null;
       }
-    })().catch((err) => { closed = true; onError(err); });
+    })().catch((err) => {
+      closed = true;
+      onError(err);
+    });
     return {
       close: async () => {
         closed = true;

@@ -33,7 +33,12 @@ export const envelope = (status: number, message: string, code?: string, details
 
 export const notFound = (what: string, id: string) => new ApiError(404, `No such ${what}: '${id}'`, 'not_found');
 
-const DOMAIN_STATUS = { validation: [400, 'validation_error'], not_found: [404, 'not_found'], conflict: [409, 'conflict'], plan_limit: [403, 'PLAN_LIMIT_REACHED'] } as const;
+const DOMAIN_STATUS = {
+  validation: [400, 'validation_error'],
+  not_found: [404, 'not_found'],
+  conflict: [409, 'conflict'],
+  plan_limit: [403, 'PLAN_LIMIT_REACHED'],
+} as const;
 
 /** The one mapping of every error to the envelope; unknown errors become an opaque 500. */
 export const toApiError = (err: unknown): ApiError | null => {
@@ -44,7 +49,8 @@ export const toApiError = (err: unknown): ApiError | null => {
   }
   const e = err as { status?: number; type?: string; expose?: boolean } | null;
   // Errors raised by koa-bodyparser (raw-body) carry an HTTP status and a type.
-  if (e?.type === 'entity.too.large') return new ApiError(413, `Request body too large (the limit is ${BODY_LIMIT_BYTES / 1024 / 1024} MiB)`, 'payload_too_large');
+  if (e?.type === 'entity.too.large')
+    return new ApiError(413, `Request body too large (the limit is ${BODY_LIMIT_BYTES / 1024 / 1024} MiB)`, 'payload_too_large');
   // co-body's parser (@hapi/bourne) refuses a "__proto__" key anywhere, as prototype poisoning:
   // valid JSON, so it is named rather than called malformed.
   if (err instanceof SyntaxError && e?.status === 400 && err.message === 'Object contains forbidden prototype property') {
@@ -52,10 +58,12 @@ export const toApiError = (err: unknown): ApiError | null => {
   }
   // co-body throws the SyntaxError of JSON.parse with status 400 and no type.
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+    return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');
   if (e?.type === 'request.aborted') return new ApiError(400, 'Request aborted by the client');
   // inflation (the body parser's decompression) refuses an unknown Content-Encoding with a bare 415.
-  if (e?.status === 415 && /Content-Encoding/i.test((err as Error).message)) return new ApiError(415, `${(err as Error).message}; send identity, gzip, deflate or br`, 'unsupported_media_type');
+  if (e?.status === 415 && /Content-Encoding/i.test((err as Error).message))
+    return new ApiError(415, `${(err as Error).message}; send identity, gzip, deflate or br`, 'unsupported_media_type');
   // zlib and brotli: a body that claims a Content-Encoding it does not have, or is cut short.
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR'))) {

@@ -12,9 +12,12 @@ import { RouteDef } from './route';
 export const requirePrincipal = (ctx: Context, def: Pick<RouteDef, 'scope'>): Principal => {
   const identity = ctx.state.identity as Identity;
   if (!('principal' in identity)) {
-    const message = identity.problem === 'missing'
-      ? 'No API key provided. Send it as "Authorization: Bearer <key>".'
-      : identity.problem === 'malformed' ? 'Malformed Authorization header. Use "Authorization: Bearer <key>".' : 'Invalid API key: unknown, expired or revoked.';
+    const message =
+      identity.problem === 'missing'
+        ? 'No API key provided. Send it as "Authorization: Bearer <key>".'
+        : identity.problem === 'malformed'
+          ? 'Malformed Authorization header. Use "Authorization: Bearer <key>".'
+          : 'Invalid API key: unknown, expired or revoked.';
     throw new ApiError(401, message, 'unauthorized', undefined, { 'WWW-Authenticate': 'Bearer' });
   }
   const { principal } = identity;
@@ -73,14 +76,23 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
       }
       const result = await withIdempotency(ctx, app, principal, async () => {
         const out = await def.handler({
-          app, principal, params, query, body, requestId: ctx.state.requestId as string, baseUrl: `${ctx.protocol}://${ctx.host}/v1`,
+          app,
+          principal,
+          params,
+          query,
+          body,
+          requestId: ctx.state.requestId as string,
+          baseUrl: `${ctx.protocol}://${ctx.host}/v1`,
         });
         const status = out.status ?? def.response.status;
         // The OpenAPI document is generated from these codecs: in development and tests every
         // answer is checked against it, so the document cannot drift from what is served.
         if (app.config.validateResponses && status === def.response.status) {
           const checked = def.response.codec.decode(out.body);
-          if (checked._tag === 'Left') throw new Error(`${def.method.toUpperCase()} ${def.path}: the response does not match its schema: ${describeErrors(checked.left, 'response').message}`);
+          if (checked._tag === 'Left')
+            throw new Error(
+              `${def.method.toUpperCase()} ${def.path}: the response does not match its schema: ${describeErrors(checked.left, 'response').message}`,
+            );
         }
         return { status, body: out.body };
       });

@@ -66,15 +66,24 @@ export interface RouteLink {
  * `linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' })`.
  */
 export const linksTo = (operations: readonly string[], parameters: Readonly<Record<string, string>>): Record<string, RouteLink> =>
-  Object.fromEntries(operations.map((operation) => {
-    const [method, path] = operation.split(' ');
-    const id = operationIdOf(method.toLowerCase(), path);
-    return [id.charAt(0).toUpperCase() + id.slice(1), { operation, parameters }];
-  }));
+  Object.fromEntries(
+    operations.map((operation) => {
+      const [method, path] = operation.split(' ');
+      const id = operationIdOf(method.toLowerCase(), path);
+      return [id.charAt(0).toUpperCase() + id.slice(1), { operation, parameters }];
+    }),
+  );
 
 /** The document's operationId for a method and Koa-style path: `GET /customers/:id` is getCustomersId. */
 export const operationIdOf = (method: string, path: string): string =>
-  path === '/' ? `${method}Root` : `${method}${path.replace(/:/g, '').replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`;
+  path === '/'
+    ? `${method}Root`
+    : `${method}${path
+        .replace(/:/g, '')
+        .replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase())
+        .replace(/[^A-Za-z0-9]/g, '')}`;
 
 /** Keeps the codec types flowing into the handler's parameters. */
-export const route = <P extends AnyStruct | undefined = undefined, Q extends AnyStruct | undefined = undefined, B extends AnyStruct | undefined = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> => def;
+export const route = <P extends AnyStruct | undefined = undefined, Q extends AnyStruct | undefined = undefined, B extends AnyStruct | undefined = undefined>(
+  def: RouteDef<P, Q, B>,
+): RouteDef<P, Q, B> => def;

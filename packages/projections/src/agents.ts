@@ -12,6 +12,12 @@ export const agentsProjection: Projection = {
     if (e.type !== 'agent.configured') return doc;
     const at = e.metadata.occurred_at;
     const current = (doc?.settings as AgentSettings | undefined) ?? AGENT_DEFAULTS;
-    return { id: e.data.workspace_id, workspace_id: e.data.workspace_id, settings: applyAgentChanges(current, e.data.changes), created_at: doc?.created_at ?? at, updated_at: at };
+    return {
+      id: e.data.workspace_id,
+      workspace_id: e.data.workspace_id,
+      settings: applyAgentChanges(current, e.data.changes),
+      created_at: doc?.created_at ?? at,
+      updated_at: at,
+    };
   },
 };

@@ -8,9 +8,12 @@ export const apiKeysProjection: Projection = {
   targets: (e) => [aggregateId(e)],
   apply(doc, e) {
     switch (e.type) {
-      case 'api_key.created': return { ...e.data, revoked_at: null, created_at: e.metadata.occurred_at };
-      case 'api_key.revoked': return doc && { ...doc, revoked_at: e.metadata.occurred_at };
-      default: return doc;
+      case 'api_key.created':
+        return { ...e.data, revoked_at: null, created_at: e.metadata.occurred_at };
+      case 'api_key.revoked':
+        return doc && { ...doc, revoked_at: e.metadata.occurred_at };
+      default:
+        return doc;
     }
   },
 };

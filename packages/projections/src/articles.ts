@@ -10,11 +10,15 @@ export const articlesProjection: Projection = {
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
-      case 'knowledge_base_article.created': return { ...e.data, updated_at: at };
-      case 'knowledge_base_article.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      case 'knowledge_base_article.created':
+        return { ...e.data, updated_at: at };
+      case 'knowledge_base_article.updated':
+        return doc && { ...doc, ...e.data.changes, updated_at: at };
       // Set by the agent's knowledge index; not a change of the article's content.
-      case 'knowledge_base_article.indexed': return doc && { ...doc, indexed: e.data.indexed };
-      default: return doc;
+      case 'knowledge_base_article.indexed':
+        return doc && { ...doc, indexed: e.data.indexed };
+      default:
+        return doc;
     }
   },
 };

@@ -9,9 +9,12 @@ export const cannedResponsesProjection: Projection = {
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
-      case 'canned_response.created': return { ...e.data, updated_at: at };
-      case 'canned_response.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
-      default: return doc;
+      case 'canned_response.created':
+        return { ...e.data, updated_at: at };
+      case 'canned_response.updated':
+        return doc && { ...doc, ...e.data.changes, updated_at: at };
+      default:
+        return doc;
     }
   },
 };

@@ -11,11 +11,15 @@ export const channelsProjection: Projection = {
     const at = e.metadata.occurred_at;
     switch (e.type) {
       // conversation_count is the service's own count; an import never sets it, an update keeps it.
-      case 'channel.created': return { ...e.data, conversation_count: 0, updated_at: at };
-      case 'channel.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      case 'channel.created':
+        return { ...e.data, conversation_count: 0, updated_at: at };
+      case 'channel.updated':
+        return doc && { ...doc, ...e.data.changes, updated_at: at };
       // The count follows the conversations started on the channel.
-      case 'conversation.created': return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1 };
-      default: return doc;
+      case 'conversation.created':
+        return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1 };
+      default:
+        return doc;
     }
   },
 };

@@ -23,7 +23,8 @@ export const customersProjection: Projection = {
           created_at: at,
           updated_at: at,
         };
-      case 'customer.updated': return doc && { ...doc, ...e.data.changes, updated_at: at };
+      case 'customer.updated':
+        return doc && { ...doc, ...e.data.changes, updated_at: at };
       // Contact times follow the customer's conversations and the messages they send.
       // A conversation the agent linked to a lead it captured counts like one started by them.
       case 'conversation.created':
@@ -31,7 +32,8 @@ export const customersProjection: Projection = {
         return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1, first_contact_at: doc.first_contact_at ?? at, last_contact_at: at };
       case 'message.created':
         return doc && (e.data.sender_type === 'customer' ? { ...doc, last_contact_at: at } : doc);
-      default: return doc;
+      default:
+        return doc;
     }
   },
 };

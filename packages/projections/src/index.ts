@@ -31,4 +31,17 @@ export { MESSAGES } from './messages';
 export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 export { AGENTS } from './agents';
 
-export const ALL_PROJECTIONS: readonly Projection[] = [workspacesProjection, apiKeysProjection, customersProjection, tagsProjection, ticketsProjection, articlesProjection, cannedResponsesProjection, channelsProjection, conversationsProjection, messagesProjection, webhookEndpointsProjection, agentsProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  workspacesProjection,
+  apiKeysProjection,
+  customersProjection,
+  tagsProjection,
+  ticketsProjection,
+  articlesProjection,
+  cannedResponsesProjection,
+  channelsProjection,
+  conversationsProjection,
+  messagesProjection,
+  webhookEndpointsProjection,
+  agentsProjection,
+];

@@ -18,6 +18,5 @@ export interface Projection {
   apply(doc: Doc | null, event: ProjectedEvent): Doc | null;
 }
 
-
 /** The aggregate id from the stream name `<aggregate>-<id>`. */
 export const aggregateId = (event: { stream: string }): string => event.stream.slice(event.stream.indexOf('-') + 1);

@@ -1,5 +1,16 @@
 import { EventEmitter } from 'node:events';
-import { comparePositions, ConsumerHealth, EventStore, formatPosition, parsePosition, Position, positionKey, RecordedEvent, RetryingSubscription, START } from '@support/eventstore';
+import {
+  comparePositions,
+  ConsumerHealth,
+  EventStore,
+  formatPosition,
+  parsePosition,
+  Position,
+  positionKey,
+  RecordedEvent,
+  RetryingSubscription,
+  START,
+} from '@support/eventstore';
 import { Collection, Doc, ReadStore } from '@support/readstore';
 import { Projection, ProjectedEvent } from './projection';
 
@@ -133,7 +144,11 @@ export class Projector implements ProjectionWatch {
  * checkpoint in the read store.
  */
 export class CheckpointPoller implements ProjectionWatch {
-  constructor(private readonly store: ReadStore, private readonly intervalMs = 20, private readonly checkpoint = CHECKPOINT) {}
+  constructor(
+    private readonly store: ReadStore,
+    private readonly intervalMs = 20,
+    private readonly checkpoint = CHECKPOINT,
+  ) {}
 
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;

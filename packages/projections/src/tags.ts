@@ -12,14 +12,17 @@ export const tagsProjection: Projection = {
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
-      case 'tag.created': return { ...e.data, name_sort: sortKey(e.data.name), created_at: at, updated_at: at };
+      case 'tag.created':
+        return { ...e.data, name_sort: sortKey(e.data.name), created_at: at, updated_at: at };
       case 'tag.updated': {
         if (!doc) return null;
         const { changes } = e.data;
         return { ...doc, ...changes, ...(changes.name !== undefined ? { name_sort: sortKey(changes.name) } : {}), updated_at: at };
       }
-      case 'tag.deleted': return null;
-      default: return doc;
+      case 'tag.deleted':
+        return null;
+      default:
+        return doc;
     }
   },
 };

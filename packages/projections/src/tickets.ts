@@ -5,8 +5,13 @@ import { aggregateId, Projection } from './projection';
 export const TICKETS = {
   name: 'tickets',
   indexes: [
-    ['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'priority'], ['workspace_id', 'type'], ['workspace_id', 'customer_id'],
-    ['workspace_id', 'assignee_id'], ['workspace_id', 'source_conversation_id'],
+    ['workspace_id'],
+    ['workspace_id', 'status'],
+    ['workspace_id', 'priority'],
+    ['workspace_id', 'type'],
+    ['workspace_id', 'customer_id'],
+    ['workspace_id', 'assignee_id'],
+    ['workspace_id', 'source_conversation_id'],
   ],
 } as const;
 
@@ -25,15 +30,23 @@ export const ticketsProjection: Projection = {
         const reset = e.data.changes.sla_next_response_due_at !== undefined ? { sla_next_response_set_at: at } : {};
         return { ...doc, ...e.data.changes, ...reset, updated_at: at };
       }
-      case 'ticket.resolved': return doc && { ...doc, resolved_at: e.data.resolved_at, updated_at: at };
-      case 'ticket.response_recorded': return doc && { ...doc, last_response_at: e.data.responded_at };
+      case 'ticket.resolved':
+        return doc && { ...doc, resolved_at: e.data.resolved_at, updated_at: at };
+      case 'ticket.response_recorded':
+        return doc && { ...doc, last_response_at: e.data.responded_at };
       case 'sla.at_risk':
       case 'sla.breached': {
         if (!doc) return null;
         const kind = e.type === 'sla.at_risk' ? 'at_risk' : 'breached';
-        return { ...doc, sla_status: kind, sla_signals: { ...(doc.sla_signals as object), [signalKey(kind, e.data.sla_metric, e.data.sla_due_at)]: true }, updated_at: at };
+        return {
+          ...doc,
+          sla_status: kind,
+          sla_signals: { ...(doc.sla_signals as object), [signalKey(kind, e.data.sla_metric, e.data.sla_due_at)]: true },
+          updated_at: at,
+        };
       }
-      default: return doc;
+      default:
+        return doc;
     }
   },
 };

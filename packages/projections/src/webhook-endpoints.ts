@@ -6,8 +6,13 @@ export const WEBHOOK_ENDPOINTS = { name: 'webhook_endpoints', indexes: [['worksp
 export const webhookEndpointsProjection: Projection = {
   collection: WEBHOOK_ENDPOINTS,
   handles: [
-    'webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted', 'webhook_endpoint.secret_rolled',
-    'webhook_endpoint.delivery_failed', 'webhook_endpoint.delivery_succeeded', 'webhook_endpoint.disabled',
+    'webhook_endpoint.created',
+    'webhook_endpoint.updated',
+    'webhook_endpoint.deleted',
+    'webhook_endpoint.secret_rolled',
+    'webhook_endpoint.delivery_failed',
+    'webhook_endpoint.delivery_succeeded',
+    'webhook_endpoint.disabled',
   ],
   targets: (e) => [aggregateId(e)],
   apply(doc, e) {
@@ -19,15 +24,22 @@ export const webhookEndpointsProjection: Projection = {
     switch (e.type) {
       case 'webhook_endpoint.updated': {
         const { status } = e.data.changes;
-        const transition = status === 'enabled' ? { consecutive_failures: 0, disabled_at: null } : status === 'disabled' && doc.status !== 'disabled' ? { disabled_at: at } : {};
+        const transition =
+          status === 'enabled' ? { consecutive_failures: 0, disabled_at: null } : status === 'disabled' && doc.status !== 'disabled' ? { disabled_at: at } : {};
         return { ...doc, ...e.data.changes, ...transition, updated_at: at };
       }
-      case 'webhook_endpoint.deleted': return null;
-      case 'webhook_endpoint.secret_rolled': return { ...doc, secret: e.data.secret, updated_at: at };
-      case 'webhook_endpoint.delivery_failed': return { ...doc, consecutive_failures: e.data.consecutive_failures, last_error_at: at, updated_at: at };
-      case 'webhook_endpoint.delivery_succeeded': return { ...doc, consecutive_failures: 0, updated_at: at };
-      case 'webhook_endpoint.disabled': return { ...doc, status: 'disabled', disabled_at: at, updated_at: at };
-      default: return doc;
+      case 'webhook_endpoint.deleted':
+        return null;
+      case 'webhook_endpoint.secret_rolled':
+        return { ...doc, secret: e.data.secret, updated_at: at };
+      case 'webhook_endpoint.delivery_failed':
+        return { ...doc, consecutive_failures: e.data.consecutive_failures, last_error_at: at, updated_at: at };
+      case 'webhook_endpoint.delivery_succeeded':
+        return { ...doc, consecutive_failures: 0, updated_at: at };
+      case 'webhook_endpoint.disabled':
+        return { ...doc, status: 'disabled', disabled_at: at, updated_at: at };
+      default:
+        return doc;
     }
   },
 };

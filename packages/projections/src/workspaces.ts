@@ -10,12 +10,17 @@ export const workspacesProjection: Projection = {
   apply(doc, e) {
     const at = e.metadata.occurred_at;
     switch (e.type) {
-      case 'workspace.created': return { ...e.data, workspace_id: e.data.id, created_at: at, updated_at: at };
-      case 'workspace.updated': return doc && { ...doc, ...e.data, updated_at: at };
+      case 'workspace.created':
+        return { ...e.data, workspace_id: e.data.id, created_at: at, updated_at: at };
+      case 'workspace.updated':
+        return doc && { ...doc, ...e.data, updated_at: at };
       // The AI credit balance follows every charge and refund.
-      case 'workspace.credits_charged': return doc && { ...doc, credits: (doc.credits as number) - e.data.amount, updated_at: at };
-      case 'workspace.credits_refunded': return doc && { ...doc, credits: (doc.credits as number) + e.data.amount, updated_at: at };
-      default: return doc;
+      case 'workspace.credits_charged':
+        return doc && { ...doc, credits: (doc.credits as number) - e.data.amount, updated_at: at };
+      case 'workspace.credits_refunded':
+        return doc && { ...doc, credits: (doc.credits as number) + e.data.amount, updated_at: at };
+      default:
+        return doc;
     }
   },
 };

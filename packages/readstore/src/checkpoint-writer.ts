@@ -11,18 +11,28 @@ export class CheckpointWriter {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: ReadStore, private readonly name: string, private readonly intervalMs = 250) {}
+  constructor(
+    private readonly store: ReadStore,
+    private readonly name: string,
+    private readonly intervalMs = 250,
+  ) {}
 
   save(value: string): Promise<void> {
     this.pending = value;
     const wait = this.lastWrite + this.intervalMs - Date.now();
     if (wait <= 0) return this.write();
-    this.timer ??= setTimeout(() => { this.timer = null; void this.write(); }, wait);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, wait);
     return Promise.resolve();
   }
 
   async flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     await this.write();
   }
 

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Test } from 'tap';
 import { Collection, Doc, ReadStore } from './port';
 
-interface Person extends Doc { workspace_id: string; name: string | null; email: string; vip: boolean; rank: number }
+interface Person extends Doc {
+  workspace_id: string;
+  name: string | null;
+  email: string;
+  vip: boolean;
+  rank: number;
+}
 
 /** The behaviour every read store adapter must show; collections get fresh random names. */
 export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
@@ -10,13 +16,22 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
   let people: Collection<Person>;
   const suffix = randomBytes(4).toString('hex');
   const person = (n: number, over: Partial<Person> = {}): Person => ({
-    id: `p_${String(n).padStart(4, '0')}`, workspace_id: n % 2 ? 'ws_odd' : 'ws_even', name: `Name ${n}`, email: `p${n}@example.com`, vip: n % 3 === 0, rank: n % 5, ...over,
+    id: `p_${String(n).padStart(4, '0')}`,
+    workspace_id: n % 2 ? 'ws_odd' : 'ws_even',
+    name: `Name ${n}`,
+    email: `p${n}@example.com`,
+    vip: n % 3 === 0,
+    rank: n % 5,
+    ...over,
   });
   t.before(async () => {
     store = await open();
     people = store.collection<Person>({ name: `contract_${suffix}`, indexes: [['workspace_id'], ['workspace_id', 'vip']] });
   });
-  t.teardown(async () => { await people.clear(); await store.close(); });
+  t.teardown(async () => {
+    await people.clear();
+    await store.close();
+  });
 
   t.test('put, get, insert, delete', async (t) => {
     t.equal(await people.get('p_none'), null);
@@ -51,10 +66,23 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
   t.test('find filters by equality, booleans and null', async (t) => {
     for (let n = 1; n <= 12; n++) await people.put(person(n, n === 12 ? { name: null } : {}));
     const odd = await people.find({ where: { workspace_id: 'ws_odd' } });
-    t.same(odd.items.map((p) => p.id), ['p_0011', 'p_0009', 'p_0007', 'p_0005', 'p_0003', 'p_0001'], 'newest id first by default');
-    t.same((await people.find({ where: { workspace_id: 'ws_odd', vip: true } })).items.map((p) => p.id), ['p_0009', 'p_0003']);
-    t.same((await people.find({ where: { rank: 0 } })).items.map((p) => p.id), ['p_0010', 'p_0005']);
-    t.same((await people.find({ where: { name: null } })).items.map((p) => p.id), ['p_0012']);
+    t.same(
+      odd.items.map((p) => p.id),
+      ['p_0011', 'p_0009', 'p_0007', 'p_0005', 'p_0003', 'p_0001'],
+      'newest id first by default',
+    );
+    t.same(
+      (await people.find({ where: { workspace_id: 'ws_odd', vip: true } })).items.map((p) => p.id),
+      ['p_0009', 'p_0003'],
+    );
+    t.same(
+      (await people.find({ where: { rank: 0 } })).items.map((p) => p.id),
+      ['p_0010', 'p_0005'],
+    );
+    t.same(
+      (await people.find({ where: { name: null } })).items.map((p) => p.id),
+      ['p_0012'],
+    );
   });
 
   t.test('cursor pages walk every document once', async (t) => {
@@ -70,7 +98,10 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     t.equal(new Set(seen).size, 12);
     t.same(seen, [...seen].sort().reverse());
     const asc = await people.find({ orderBy: { field: 'id', direction: 'asc' }, startingAfter: 'p_0010', limit: 5 });
-    t.same(asc.items.map((p) => p.id), ['p_0011', 'p_0012']);
+    t.same(
+      asc.items.map((p) => p.id),
+      ['p_0011', 'p_0012'],
+    );
     t.equal(asc.hasMore, false);
   });
 
@@ -87,7 +118,10 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
 
   t.test('ordering by another field', async (t) => {
     const { items } = await people.find({ where: { workspace_id: 'ws_even' }, orderBy: { field: 'rank', direction: 'asc' } });
-    t.same(items.map((p) => p.rank), [...items.map((p) => p.rank)].sort((a, b) => a - b));
+    t.same(
+      items.map((p) => p.rank),
+      [...items.map((p) => p.rank)].sort((a, b) => a - b),
+    );
   });
 
   t.test('close lets the operations under way finish (index creation included); later ones fail', async (t) => {
@@ -96,10 +130,17 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     const c = other.collection<Person>(spec);
     const under = [c.put(person(40)), c.insert(person(41)), other.setCheckpoint(`close_${suffix}`, '1')];
     await other.close();
-    t.same((await Promise.allSettled(under)).map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+    t.same(
+      (await Promise.allSettled(under)).map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled'],
+    );
     await t.rejects(c.get('p_0040'), 'an operation after close fails');
     const again = store.collection<Person>(spec);
-    t.same((await again.find({})).items.map((p) => p.id), ['p_0041', 'p_0040'], 'what was under way was written');
+    t.same(
+      (await again.find({})).items.map((p) => p.id),
+      ['p_0041', 'p_0040'],
+      'what was under way was written',
+    );
     t.equal(await store.getCheckpoint(`close_${suffix}`), '1');
     await again.clear();
     await store.deleteCheckpoint(`close_${suffix}`);

@@ -19,7 +19,9 @@ export class InFlight {
   /** Background work (index creation) that close() also waits for; its failure is handled where it is awaited. */
   track(p: Promise<unknown>): void {
     this.pending.add(p);
-    const done = () => { this.pending.delete(p); };
+    const done = () => {
+      this.pending.delete(p);
+    };
     p.then(done, done);
   }
 

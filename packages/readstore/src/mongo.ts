@@ -37,7 +37,11 @@ export const mongoQuery = (q: FindQuery): { filter: Filter<Stored>; sort: Sort; 
 class MongoReadCollection<T extends Doc> implements Collection<T> {
   private indexing: Promise<void> | null = null;
 
-  constructor(private readonly c: MongoCollection<Stored>, private readonly spec: CollectionSpec, private readonly ops: InFlight) {
+  constructor(
+    private readonly c: MongoCollection<Stored>,
+    private readonly spec: CollectionSpec,
+    private readonly ops: InFlight,
+  ) {
     // Started at once, so that queries find their indexes; close() waits for it.
     this.ops.track(this.indexed());
   }
@@ -46,7 +50,9 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
   private indexed(): Promise<void> {
     if (!this.indexing) {
       const indexing = Promise.all((this.spec.indexes ?? []).map((fields) => this.c.createIndex(indexKey(fields)))).then(() => undefined);
-      indexing.catch(() => { if (this.indexing === indexing) this.indexing = null; });
+      indexing.catch(() => {
+        if (this.indexing === indexing) this.indexing = null;
+      });
       this.indexing = indexing;
     }
     return this.indexing;

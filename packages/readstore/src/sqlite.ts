@@ -11,7 +11,10 @@ export const sqliteQuery = (table: string, q: FindQuery): { sql: string; params:
   const params: Scalar[] = [];
   for (const [field, value] of Object.entries(q.where ?? {})) {
     if (value === null) where.push(`${path(field)} IS NULL`);
-    else { where.push(`${path(field)} = ?`); params.push(bind(value)); }
+    else {
+      where.push(`${path(field)} = ?`);
+      params.push(bind(value));
+    }
   }
   if (q.search && q.search.text !== '') {
     where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
@@ -27,7 +30,10 @@ export const sqliteQuery = (table: string, q: FindQuery): { sql: string; params:
   const orderSql = order.field === 'id' ? `id ${dir}` : `${path(order.field)} ${dir}, id ${dir}`;
   let sql = `SELECT doc FROM "${table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${orderSql}`;
   // One more than asked, to tell whether there is a next page.
-  if (q.limit !== undefined) { sql += ' LIMIT ?'; params.push(q.limit + 1); }
+  if (q.limit !== undefined) {
+    sql += ' LIMIT ?';
+    params.push(q.limit + 1);
+  }
   return { sql, params };
 };
 
@@ -35,7 +41,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database, spec: CollectionSpec) {
+  constructor(
+    private readonly db: Database.Database,
+    spec: CollectionSpec,
+  ) {
     this.table = `rm_${checkCollectionName(spec.name)}`;
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
     for (const fields of spec.indexes ?? []) {
@@ -48,7 +57,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   /** Prepared once per distinct SQL text: queries differ only in their bound values. */
   private stmt(sql: string): Database.Statement {
     let s = this.statements.get(sql);
-    if (!s) { s = this.db.prepare(sql); this.statements.set(sql, s); }
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
     return s;
   }
 
@@ -82,7 +94,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     params.push(id);
     for (const [field, value] of Object.entries(where)) {
       if (value === null) conditions.push(`${path(field)} IS NULL`);
-      else { conditions.push(`${path(field)} = ?`); params.push(bind(value)); }
+      else {
+        conditions.push(`${path(field)} = ?`);
+        params.push(bind(value));
+      }
     }
     return this.stmt(`UPDATE "${this.table}" SET doc = json_set(doc, ${assignments}) WHERE ${conditions.join(' AND ')}`).run(...params).changes === 1;
   }
@@ -117,7 +132,10 @@ export class SqliteReadStore implements ReadStore {
 
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
     let c = this.collections.get(spec.name);
-    if (!c) { c = new SqliteCollection<Doc>(this.db, spec); this.collections.set(spec.name, c); }
+    if (!c) {
+      c = new SqliteCollection<Doc>(this.db, spec);
+      this.collections.set(spec.name, c);
+    }
     return c as unknown as Collection<T>;
   }
 

@@ -70,8 +70,7 @@ function guardedLookup(guard: GuardOptions): LookupFunction {
       (result) => {
         if (!result.ok) return callback(new RefusedError(result.reason), '', 0);
         const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-        const addresses: LookupAddress[] =
-          wanted === 4 || wanted === 6 ? result.addresses.filter((a) => a.family === wanted) : result.addresses;
+        const addresses: LookupAddress[] = wanted === 4 || wanted === 6 ? result.addresses.filter((a) => a.family === wanted) : result.addresses;
         const first = addresses[0];
         if (!first) {
           const err: NodeJS.ErrnoException = new Error(`no IPv${wanted} address for ${hostname}`);
@@ -170,10 +169,13 @@ export async function sendWebhook(req: SendRequest, guard: GuardOptions, extra: 
     }
 
     // One deadline for the whole delivery, a retry on a new connection included.
-    timer = setTimeout(() => {
-      finish({ error: `timeout after ${timeoutMs} ms` });
-      request.destroy();
-    }, Math.max(0, started + timeoutMs - performance.now()));
+    timer = setTimeout(
+      () => {
+        finish({ error: `timeout after ${timeoutMs} ms` });
+        request.destroy();
+      },
+      Math.max(0, started + timeoutMs - performance.now()),
+    );
 
     request.on('socket', (socket) => {
       // A pooled socket skips the lookup: check where it is connected under this guard.

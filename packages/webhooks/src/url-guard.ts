@@ -19,17 +19,7 @@ export interface GuardOptions {
 }
 
 export type AddressClass =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'cgnat'
-  | 'unique_local'
-  | 'ipv4_mapped'
-  | 'unspecified'
-  | 'metadata'
-  | 'multicast'
-  | 'reserved';
+  'public' | 'loopback' | 'private' | 'link_local' | 'cgnat' | 'unique_local' | 'ipv4_mapped' | 'unspecified' | 'metadata' | 'multicast' | 'reserved';
 
 export type GuardVerdict = { ok: true } | { ok: false; reason: string };
 
@@ -93,12 +83,7 @@ const DESCRIPTION: Record<Exclude<AddressClass, 'public'>, string> = {
 };
 
 /** Names of metadata services, refused without resolving them. */
-const METADATA_HOSTNAMES: ReadonlySet<string> = new Set([
-  'metadata.google.internal',
-  'metadata',
-  'instance-data',
-  'instance-data.ec2.internal',
-]);
+const METADATA_HOSTNAMES: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
 
 /** Parses WEBHOOK_ALLOWED_CIDRS (comma-separated); throws on the first malformed entry. */
 export function parseCidrs(text: string | undefined): string[] {
@@ -157,9 +142,7 @@ export function checkAddress(ip: string, options: GuardOptions): GuardVerdict {
   return { ok: false, reason: `resolves to ${ip}, ${DESCRIPTION[kind]}` };
 }
 
-export type UrlForm =
-  | { ok: true; url: URL; /** hostname without [] and a trailing dot */ host: string; isIpLiteral: boolean }
-  | { ok: false; reason: string };
+export type UrlForm = { ok: true; url: URL; /** hostname without [] and a trailing dot */ host: string; isIpLiteral: boolean } | { ok: false; reason: string };
 
 /** The checks that need no DNS: shape, scheme, credentials, forbidden names. */
 export function checkUrlForm(url: string, options: Pick<GuardOptions, 'allowPrivateNetworks'>): UrlForm {
@@ -190,10 +173,7 @@ export const defaultLookup = async (hostname: string): Promise<LookupAddress[]> 
 };
 
 /** Resolves `host` and checks every address: one bad address refuses the lot. */
-export async function resolveAndCheck(
-  host: string,
-  options: GuardOptions,
-): Promise<{ ok: true; addresses: LookupAddress[] } | { ok: false; reason: string }> {
+export async function resolveAndCheck(host: string, options: GuardOptions): Promise<{ ok: true; addresses: LookupAddress[] } | { ok: false; reason: string }> {
   let found: LookupAddress[];
   try {
     found = await (options.lookup ?? defaultLookup)(host);

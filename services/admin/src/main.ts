@@ -33,8 +33,14 @@ const main = async (argv: string[]): Promise<number> => {
     await command(app, output(rest.includes('--json')), rest);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) { process.stderr.write(`error: ${err.message}\n${USAGE}\n`); return 2; }
-    if (err instanceof DomainFailure) { process.stderr.write(`error: ${err.message}\n`); return 1; }
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof DomainFailure) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
     process.stderr.write(`error: ${err instanceof Error ? err.stack : String(err)}\n`);
     return 1;
   } finally {
@@ -42,4 +48,6 @@ const main = async (argv: string[]): Promise<number> => {
   }
 };
 
-void main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -12,13 +12,17 @@ import { mcpOpenApiPath, mcpOpenApiSchemas } from './mcp/openapi';
 /** `consumers`: the process's log consumers, reported by GET /healthz. */
 export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[] = () => []): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
-  const openapi = JSON.stringify(openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }));
+  const openapi = JSON.stringify(
+    openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }),
+  );
 
   // Errors Koa reports outside a response (a client that hung up mid-answer: EPIPE, ECONNRESET)
   // are one JSON line, not Koa's default multi-line stack on stderr.
   koa.on('error', (err: Error & { code?: string; status?: number }) => {
     const fields = { code: err.code ?? null, error: err.message };
-    const clientSide = ['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP_REQUEST_TIMEOUT'].includes(err.code ?? '') || (err.code ?? '').startsWith('HPE_');
+    const clientSide =
+      ['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP_REQUEST_TIMEOUT'].includes(err.code ?? '') ||
+      (err.code ?? '').startsWith('HPE_');
     if (clientSide || (err.status ?? 500) < 500) app.log.info('client connection ended early', fields);
     else app.log.error('error outside a request', fields);
   });

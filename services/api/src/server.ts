@@ -26,16 +26,24 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
   // The agent's knowledge index is rebuilt from the log before the first request is served.
   await app.knowledge.start();
   for (const w of workers) await w.start();
-  const health = () => [app.projector?.health() ?? null, app.knowledge.health(), ...workers.flatMap((w) => w.health?.() ?? [])].filter((h): h is ConsumerHealth => h !== null);
+  const health = () =>
+    [app.projector?.health() ?? null, app.knowledge.health(), ...workers.flatMap((w) => w.health?.() ?? [])].filter((h): h is ConsumerHealth => h !== null);
   // A client that is slow to send its headers or body is cut off (Node answers 408) instead of
   // holding a connection for Node's default five minutes.
   const { headersTimeoutMs, requestTimeoutMs } = app.config.http;
-  const server = createServer({
-    headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 2))),
-  }, createHttpApp(app, health).callback() as (req: IncomingMessage, res: ServerResponse) => void);
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 2))),
+    },
+    createHttpApp(app, health).callback() as (req: IncomingMessage, res: ServerResponse) => void,
+  );
   server.listen(app.config.port, app.config.host);
-  await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
   const { port } = server.address() as AddressInfo;
   const host = ['0.0.0.0', '::', ''].includes(app.config.host) ? '127.0.0.1' : app.config.host;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
@@ -43,16 +51,17 @@ export const listen = async (app: Application, workers: readonly Worker[] = []):
   return {
     server,
     baseUrl,
-    stop: () => (stopping ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-      await closed;
-      clearTimeout(force);
-      for (const w of [...workers].reverse()) await w.stop();
-      await app.knowledge.stop();
-      await app.stop();
-    })()),
+    stop: () =>
+      (stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+        await closed;
+        clearTimeout(force);
+        for (const w of [...workers].reverse()) await w.stop();
+        await app.knowledge.stop();
+        await app.stop();
+      })()),
   };
 };
 
@@ -63,10 +72,16 @@ export const runUntilSignal = async (app: Application, describe: string, workers
   (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: describe });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });
-    running.stop().then(() => { app.log.info('stopped'); process.exit(0); }, (err) => {
-      app.log.error('shutdown failed', { error: String(err) });
-      process.exit(1);
-    });
+    running.stop().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (err) => {
+        app.log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

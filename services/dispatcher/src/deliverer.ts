@@ -31,7 +31,11 @@ export class Deliverer {
   private readonly held = new Map<string, number>();
   private readonly onDue = () => this.wake();
 
-  constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DelivererOptions) {}
+  constructor(
+    private readonly app: Application,
+    private readonly log: Logger,
+    private readonly options: DelivererOptions,
+  ) {}
 
   start(): void {
     this.running = true;
@@ -61,19 +65,35 @@ export class Deliverer {
       const now = this.app.clock.now().getTime();
       let nextDue = now + maxIdle;
       try {
-        const { items } = await this.app.webhookRecords.deliveryDocs.find({ where: { status: 'pending' }, orderBy: { field: 'next_retry_ms', direction: 'asc' }, limit: 200 });
+        const { items } = await this.app.webhookRecords.deliveryDocs.find({
+          where: { status: 'pending' },
+          orderBy: { field: 'next_retry_ms', direction: 'asc' },
+          limit: 200,
+        });
         for (const d of items) {
           if (this.active.has(d.id) || d.next_retry_ms === null) continue;
-          if (d.next_retry_ms > now) { nextDue = Math.min(nextDue, d.next_retry_ms); break; }
+          if (d.next_retry_ms > now) {
+            nextDue = Math.min(nextDue, d.next_retry_ms);
+            break;
+          }
           if ((this.held.get(d.id) ?? 0) > now) continue;
           if (this.active.size >= concurrency) break;
           let outcome: 'done' | 'held' = 'done';
-          const attempt = this.attempt(d).then((o) => { outcome = o; }, (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }))
+          const attempt = this.attempt(d)
+            .then(
+              (o) => {
+                outcome = o;
+              },
+              (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }),
+            )
             .finally(() => {
               this.active.delete(d.id);
               // A held attempt changed nothing: looking again at once would only find it held.
               if (outcome === 'held') this.held.set(d.id, this.app.clock.now().getTime() + HELD_RECHECK_MS);
-              else { this.held.delete(d.id); this.wake(); }
+              else {
+                this.held.delete(d.id);
+                this.wake();
+              }
             });
           this.active.set(d.id, attempt);
         }
@@ -83,7 +103,10 @@ export class Deliverer {
       const sleep = Math.max(5, nextDue - this.app.clock.now().getTime());
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, sleep);
-        this.wakeUp = () => { clearTimeout(timer); resolve(); };
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
       this.wakeUp = null;
     }
@@ -97,7 +120,14 @@ export class Deliverer {
     if (lease === 'held') return 'held';
     if (lease === 'expired') {
       // Its holder died mid-attempt: book the attempt as failed rather than send it again.
-      await this.book(doc, attempt, { ok: false, status: null, responseBody: null, error: 'attempt interrupted by a dispatcher restart; outcome unknown', retryAfterMs: null, durationMs: 0 });
+      await this.book(doc, attempt, {
+        ok: false,
+        status: null,
+        responseBody: null,
+        error: 'attempt interrupted by a dispatcher restart; outcome unknown',
+        retryAfterMs: null,
+        durationMs: 0,
+      });
       return 'done';
     }
     const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
@@ -110,19 +140,23 @@ export class Deliverer {
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
     const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
     const timestamp = Math.floor(app.clock.now().getTime() / 1000);
-    const result = await sendWebhook({
-      url: endpoint.url,
-      body,
-      timeoutMs: ACK_TIMEOUT_MS,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
-        'Service-Event-Id': event.id,
-        'Service-Event-Type': event.type,
-        'Service-Webhook-Id': doc.id,
+    const result = await sendWebhook(
+      {
+        url: endpoint.url,
+        body,
+        timeoutMs: ACK_TIMEOUT_MS,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': USER_AGENT,
+          'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
+          'Service-Event-Id': event.id,
+          'Service-Event-Type': event.type,
+          'Service-Webhook-Id': doc.id,
+        },
       },
-    }, app.webhookGuard, this.options.extra);
+      app.webhookGuard,
+      this.options.extra,
+    );
     // The endpoint counts it first (the disable rule sees every failure), then the delivery
     // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.
     const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
@@ -137,7 +171,14 @@ export class Deliverer {
     const next = final ? null : this.app.clock.now().getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
     const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next };
     await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
-    if (!result.ok) this.log.info('delivery attempt failed', { delivery_id: doc.id, attempt, status: result.status, error: result.error, next_retry_at: next && new Date(next).toISOString() });
+    if (!result.ok)
+      this.log.info('delivery attempt failed', {
+        delivery_id: doc.id,
+        attempt,
+        status: result.status,
+        error: result.error,
+        next_retry_at: next && new Date(next).toISOString(),
+      });
   }
 
   /**

@@ -27,11 +27,17 @@ export class Dispatcher {
   private logConsumer: LogConsumer | null = null;
   private busSubscription: BusSubscription | null = null;
 
-  constructor(private readonly app: Application, private readonly log: Logger, private readonly options: DispatcherOptions) {
+  constructor(
+    private readonly app: Application,
+    private readonly log: Logger,
+    private readonly options: DispatcherOptions,
+  ) {
     this.intake = new Intake(app, new Payloads(app.engines.events, app));
     const { retryBaseMs, retryMaxMs } = app.config.webhooks;
     this.deliverer = new Deliverer(app, log, { policy: { baseMs: retryBaseMs, maxMs: retryMaxMs } });
-    this.notifier = options.notify ? new Notifier(app, createMailer({ smtpUrl: app.config.smtpUrl, outboxDir: join(app.config.dataDir, 'outbox') }), log) : null;
+    this.notifier = options.notify
+      ? new Notifier(app, createMailer({ smtpUrl: app.config.smtpUrl, outboxDir: join(app.config.dataDir, 'outbox') }), log)
+      : null;
   }
 
   async start(): Promise<void> {
@@ -40,15 +46,18 @@ export class Dispatcher {
       this.logConsumer = new LogConsumer(this.app.engines.events, this.app.engines.reads, 'dispatcher', (event) => this.intake.accept(event), this.log);
       await this.logConsumer.start();
     } else {
-      this.busSubscription = await this.app.engines.bus.consume({ durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 }, async (message) => {
-        try {
-          await this.intake.accept(fromBusMessage(message.data));
-          await message.ack();
-        } catch (err) {
-          this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });
-          await message.nak(1000);
-        }
-      });
+      this.busSubscription = await this.app.engines.bus.consume(
+        { durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 },
+        async (message) => {
+          try {
+            await this.intake.accept(fromBusMessage(message.data));
+            await message.ack();
+          } catch (err) {
+            this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });
+            await message.nak(1000);
+          }
+        },
+      );
     }
     this.deliverer.start();
     await this.notifier?.start();

@@ -8,7 +8,10 @@ import { PAYLOADS, Payloads } from './payloads';
  * stored. Ids are derived from the domain event, so accepting it twice records nothing twice.
  */
 export class Intake {
-  constructor(private readonly app: Application, private readonly payloads: Payloads) {}
+  constructor(
+    private readonly app: Application,
+    private readonly payloads: Payloads,
+  ) {}
 
   async accept(event: RecordedEvent): Promise<void> {
     const workspaceId = event.metadata.workspace_id;
@@ -23,7 +26,13 @@ export class Intake {
     const eventId = webhookEventId(event.id, at);
     await this.app.webhookRecords.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
     for (const endpoint of endpoints) {
-      await this.app.webhookRecords.enqueue({ id: deliveryId(eventId, endpoint.id, at), workspace_id: workspaceId, endpoint_id: endpoint.id, event_id: eventId, event_type: event.type });
+      await this.app.webhookRecords.enqueue({
+        id: deliveryId(eventId, endpoint.id, at),
+        workspace_id: workspaceId,
+        endpoint_id: endpoint.id,
+        event_id: eventId,
+        event_type: event.type,
+      });
     }
   }
 }

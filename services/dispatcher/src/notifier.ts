@@ -15,7 +15,12 @@ export const NOTIFIER_RETRY: LogConsumerOptions = { backoff: { baseMs: 1000, max
  * so a notice whose mail failed or was cut off by a crash is sent after the restart.
  */
 export class Notifier extends LogConsumer {
-  constructor(private readonly app: Application, private readonly mailer: Mailer, private readonly mailLog: Logger, options: LogConsumerOptions = NOTIFIER_RETRY) {
+  constructor(
+    private readonly app: Application,
+    private readonly mailer: Mailer,
+    private readonly mailLog: Logger,
+    options: LogConsumerOptions = NOTIFIER_RETRY,
+  ) {
     super(app.engines.events, app.engines.reads, 'notifier', (event) => this.notify(event), mailLog, options);
   }
 
@@ -40,7 +45,9 @@ export class Notifier extends LogConsumer {
         `Last error: ${data.last_error}`,
         `Time: ${event.metadata.occurred_at}`,
         '',
-        disabled ? 'Fix the receiver, then re-enable it with PATCH /v1/webhook_endpoints/{id} and status "enabled".' : 'Check that the receiver answers 2xx within 10 seconds.',
+        disabled
+          ? 'Fix the receiver, then re-enable it with PATCH /v1/webhook_endpoints/{id} and status "enabled".'
+          : 'Check that the receiver answers 2xx within 10 seconds.',
       ].join('\n'),
     };
     await this.mailer.send(mail);

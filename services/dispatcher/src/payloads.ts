@@ -1,6 +1,14 @@
 import type { Application } from '@support/application';
 import type { EventStore, RecordedEvent } from '@support/eventstore';
-import { aggregateId, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent, Projection, ticketsProjection } from '@support/projections';
+import {
+  aggregateId,
+  conversationsProjection,
+  customersProjection,
+  messagesProjection,
+  ProjectedEvent,
+  Projection,
+  ticketsProjection,
+} from '@support/projections';
 import type { Doc } from '@support/readstore';
 import { toConversation, toCustomer, toMessage, toTicket } from '@support/http';
 
@@ -17,14 +25,17 @@ interface PayloadSpec {
 
 const conversation: PayloadSpec = { projection: conversationsProjection, target: aggregateId, serialize: (d) => toConversation(d as never) };
 const customer: PayloadSpec = {
-  projection: customersProjection, target: aggregateId, serialize: (d) => toCustomer(d as never),
+  projection: customersProjection,
+  target: aggregateId,
+  serialize: (d) => toCustomer(d as never),
   crossStream: ['conversation_count', 'first_contact_at', 'last_contact_at'],
 };
 
 const ticket: PayloadSpec = { projection: ticketsProjection, target: aggregateId, serialize: (d) => toTicket(d as never) };
 /** Spec 6.1: the ticket resource plus the metric and the target at risk or missed. */
 const sla: PayloadSpec = {
-  projection: ticketsProjection, target: aggregateId,
+  projection: ticketsProjection,
+  target: aggregateId,
   serialize: (d, e) => {
     const { sla_metric, sla_due_at } = e.data as { sla_metric: string; sla_due_at: string };
     return { ...toTicket(d as never), sla_metric, sla_due_at };
@@ -36,7 +47,12 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
   'conversation.created': conversation,
   'conversation.updated': conversation,
   'conversation.closed': conversation,
-  'message.created': { projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: (d) => toMessage(d as never), eventAlone: true },
+  'message.created': {
+    projection: messagesProjection,
+    target: (e) => (e.data as { id: string }).id,
+    serialize: (d) => toMessage(d as never),
+    eventAlone: true,
+  },
   'customer.created': customer,
   'customer.updated': customer,
   /** The customer the lead was recorded on, right after the capture. */
@@ -56,7 +72,10 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
  * or a replay gives the same payload.
  */
 export class Payloads {
-  constructor(private readonly events: EventStore, private readonly app: Application) {}
+  constructor(
+    private readonly events: EventStore,
+    private readonly app: Application,
+  ) {}
 
   async build(event: RecordedEvent): Promise<Record<string, unknown> | null> {
     const spec = PAYLOADS[event.type];

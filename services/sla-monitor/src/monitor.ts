@@ -13,12 +13,19 @@ export class SlaMonitor {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
-  constructor(private readonly app: Application, private readonly log: Logger, private readonly intervalMs = 1000) {}
+  constructor(
+    private readonly app: Application,
+    private readonly log: Logger,
+    private readonly intervalMs = 1000,
+  ) {}
 
   async start(): Promise<void> {
     const tick = () => {
-      this.running = this.scan().catch((err) => this.log.error('SLA scan failed; next tick retries', { error: String(err) }))
-        .finally(() => { if (this.timer !== null) this.timer = setTimeout(tick, this.intervalMs); });
+      this.running = this.scan()
+        .catch((err) => this.log.error('SLA scan failed; next tick retries', { error: String(err) }))
+        .finally(() => {
+          if (this.timer !== null) this.timer = setTimeout(tick, this.intervalMs);
+        });
     };
     this.timer = setTimeout(tick, 0);
   }

@@ -9,7 +9,10 @@ const RESPONDERS = new Set(['agent', 'ai']);
  * (the ticket keeps only the first response and the latest reply).
  */
 export class TicketResponses extends LogConsumer {
-  constructor(private readonly app: Application, log: Logger) {
+  constructor(
+    private readonly app: Application,
+    log: Logger,
+  ) {
     super(app.engines.events, app.engines.reads, 'ticket-responses', (event) => this.record(event), log);
   }
 

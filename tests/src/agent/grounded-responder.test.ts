@@ -4,36 +4,71 @@ import t from 'tap';
 import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text }, score,
+  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text },
+  score,
 });
 
 // A small knowledge base, as the index would return it for "How do I reset my password?".
-const PW_MAIN = hit('art_pw', 0, 'Resetting your password', 'Forgot your password', [
-  'If you forgot your password, click **Forgot password** on the [sign-in page](https://app.example.com/login). We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
-  '',
-  '![The sign-in page](https://cdn.example.com/signin.png)',
-  '',
-  'Still stuck? Our team answers within a day.',
-].join('\n'), 9.5);
-const PW_2FA = hit('art_pw', 1, 'Resetting your password', 'Two-step verification', [
-  'After a password reset, two-step verification stays on. You can turn it off in [Security settings](https://app.example.com/settings/security).',
-  'More: https://help.example.com/2fa',
-  'https://cdn.example.com/2fa.webp',
-].join('\n'), 7.2);
-const EMAIL = hit('art_email', 0, 'Changing your e-mail address', null,
-  'You can change your e-mail address under Profile. A password reset is needed to confirm the change, see [Profile](https://app.example.com/profile).', 5.0);
-const CHECKLIST = hit('art_sec', 0, 'Account security checklist', null,
-  'Pick a long password. ![Checklist](https://cdn.example.com/checklist.gif)', 2.5);
-const SHIPPING = hit('art_ship', 0, 'Shipping times', null,
-  'Orders ship within 2 business days. Rates: [shipping rates](https://shop.example.com/shipping).', 1.9);
+const PW_MAIN = hit(
+  'art_pw',
+  0,
+  'Resetting your password',
+  'Forgot your password',
+  [
+    'If you forgot your password, click **Forgot password** on the [sign-in page](https://app.example.com/login). We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
+    '',
+    '![The sign-in page](https://cdn.example.com/signin.png)',
+    '',
+    'Still stuck? Our team answers within a day.',
+  ].join('\n'),
+  9.5,
+);
+const PW_2FA = hit(
+  'art_pw',
+  1,
+  'Resetting your password',
+  'Two-step verification',
+  [
+    'After a password reset, two-step verification stays on. You can turn it off in [Security settings](https://app.example.com/settings/security).',
+    'More: https://help.example.com/2fa',
+    'https://cdn.example.com/2fa.webp',
+  ].join('\n'),
+  7.2,
+);
+const EMAIL = hit(
+  'art_email',
+  0,
+  'Changing your e-mail address',
+  null,
+  'You can change your e-mail address under Profile. A password reset is needed to confirm the change, see [Profile](https://app.example.com/profile).',
+  5.0,
+);
+const CHECKLIST = hit('art_sec', 0, 'Account security checklist', null, 'Pick a long password. ![Checklist](https://cdn.example.com/checklist.gif)', 2.5);
+const SHIPPING = hit(
+  'art_ship',
+  0,
+  'Shipping times',
+  null,
+  'Orders ship within 2 business days. Rates: [shipping rates](https://shop.example.com/shipping).',
+  1.9,
+);
 
 const HITS = [PW_MAIN, PW_2FA, EMAIL, CHECKLIST, SHIPPING];
 
 const settings = (over: Partial<AnswerSettings> = {}): AnswerSettings => ({
-  name: 'Aria', tone: 'friendly', response_length: 'balanced', custom_instructions: null, model_tier: 'essential', ...over,
+  name: 'Aria',
+  tone: 'friendly',
+  response_length: 'balanced',
+  custom_instructions: null,
+  model_tier: 'essential',
+  ...over,
 });
 const question = (over: Partial<Question> = {}, set: Partial<AnswerSettings> = {}): Question => ({
-  settings: settings(set), message: 'How do I reset my password?', history: [], hits: HITS, ...over,
+  settings: settings(set),
+  message: 'How do I reset my password?',
+  history: [],
+  hits: HITS,
+  ...over,
 });
 
 const responder = new GroundedResponder();
@@ -73,14 +108,21 @@ t.test('response_length shapes the number of bubbles', async (t) => {
   t.equal(concise.messages.length, 1);
   t.equal(balanced.messages.length, 2);
   t.equal(detailed.messages.length, 4);
-  t.equal(concise.messages[0], 'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.', 'concise: the best sentences, no closing');
-  t.strictSame(detailed.messages.slice(2), [
-    'After a password reset, two-step verification stays on.',
-    'A password reset is needed to confirm the change, see Profile. I hope that helps!',
-  ], 'detailed: the next relevant passages follow');
+  t.equal(
+    concise.messages[0],
+    'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
+    'concise: the best sentences, no closing',
+  );
+  t.strictSame(
+    detailed.messages.slice(2),
+    ['After a password reset, two-step verification stays on.', 'A password reset is needed to confirm the change, see Profile. I hope that helps!'],
+    'detailed: the next relevant passages follow',
+  );
 
   // And detailed is "up to" 4: with one short passage, fewer bubbles
-  const short = await ask(question({ hits: [hit('a', 0, 'Resetting your password', null, 'Use the reset link we e-mail you.', 3)] }, { response_length: 'detailed' }));
+  const short = await ask(
+    question({ hits: [hit('a', 0, 'Resetting your password', null, 'Use the reset link we e-mail you.', 3)] }, { response_length: 'detailed' }),
+  );
   t.strictSame(short.messages, ['Hi there! Use the reset link we e-mail you. I hope that helps!']);
 });
 
@@ -96,13 +138,19 @@ t.test('tone chooses the greeting, the closing and the "I don\'t know" wording',
   t.match(professional[1], / Please let me know if there is anything else I can help you with\.$/);
   t.match(casual[1], / Anything else\?$/);
   // The knowledge content itself is the same whatever the tone.
-  const body = (m: string[]) => m.join(' ').replace(/^(Hi there!|Thank you for your question\.|Hey!) /, '').replace(/ (I hope that helps!|Please let me know.*|Anything else\?)$/, '');
+  const body = (m: string[]) =>
+    m
+      .join(' ')
+      .replace(/^(Hi there!|Thank you for your question\.|Hey!) /, '')
+      .replace(/ (I hope that helps!|Please let me know.*|Anything else\?)$/, '');
   t.equal(body(professional), body(friendly));
   t.equal(body(casual), body(friendly));
 
   const off = { message: 'Do you sell garden furniture?' };
   t.strictSame((await ask(question(off, { tone: 'friendly' }))).messages, [UNKNOWN_FRIENDLY]);
-  t.strictSame((await ask(question(off, { tone: 'professional' }))).messages, ['Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?']);
+  t.strictSame((await ask(question(off, { tone: 'professional' }))).messages, [
+    'Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?',
+  ]);
   t.strictSame((await ask(question(off, { tone: 'casual' }))).messages, ["Hey! Hmm, I couldn't find anything on that in our docs. Mind asking another way?"]);
 });
 
@@ -127,7 +175,10 @@ t.test('buttons and images come from the cited passages only', async (t) => {
     { text: 'Profile', url: 'https://app.example.com/profile' },
   ]);
   t.strictSame(detailed.images, ['https://cdn.example.com/signin.png', 'https://cdn.example.com/2fa.webp']);
-  t.notOk(detailed.buttons.some((b) => b.url.includes('shop.example.com')), 'not from the off-topic passage');
+  t.notOk(
+    detailed.buttons.some((b) => b.url.includes('shop.example.com')),
+    'not from the off-topic passage',
+  );
   t.notOk(detailed.images.includes('https://cdn.example.com/checklist.gif'), 'not from an uncited passage');
 });
 
@@ -202,43 +253,56 @@ t.test('custom instructions are ignored by the offline responder', async (t) => 
 
 t.test('answer text is readable: whole sentences, lists kept with their lead-in, no headings, code or tables', async (t) => {
   // Given a passage written in markdown
-  const passage = hit('art_exp', 0, 'Exporting your sales', 'Export', [
-    '## Export',
-    'To export your sales:',
-    '',
-    '1. Open **Reports**',
-    '2. Choose a date range',
-    '3. Click *Export CSV*',
-    '',
-    '```',
-    'GET /v1/sales/export?format=csv',
-    '```',
-    '| Format | Size |',
-    '|---|---|',
-    '| CSV | small |',
-    '> Exports of more than a year are e-mailed to you.',
-  ].join('\n'), 12);
+  const passage = hit(
+    'art_exp',
+    0,
+    'Exporting your sales',
+    'Export',
+    [
+      '## Export',
+      'To export your sales:',
+      '',
+      '1. Open **Reports**',
+      '2. Choose a date range',
+      '3. Click *Export CSV*',
+      '',
+      '```',
+      'GET /v1/sales/export?format=csv',
+      '```',
+      '| Format | Size |',
+      '|---|---|',
+      '| CSV | small |',
+      '> Exports of more than a year are e-mailed to you.',
+    ].join('\n'),
+    12,
+  );
   // When asked in detail
   const answer = await ask(question({ message: 'How do I export my sales?', hits: [passage] }, { response_length: 'detailed', tone: 'casual' }));
   // Then the lead-in keeps its steps, as sentences, and nothing else of the markup remains
-  t.strictSame(answer.messages, [
-    'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you. Anything else?',
-  ], 'one bubble: two matching sentences fit in it');
+  t.strictSame(
+    answer.messages,
+    ['Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you. Anything else?'],
+    'one bubble: two matching sentences fit in it',
+  );
   t.strictSame(answer.sources, ['Exporting your sales']);
 });
 
 t.test('on the labelled fixture: readable, deterministic, mostly right, mostly silent off-topic', async (t) => {
   // Given the fixture knowledge base indexed as the service does, and its labelled questions
   const dir = path.resolve(__dirname, '../../fixtures/knowledge');
-  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean }[] =
-    JSON.parse(readFileSync(path.join(dir, 'articles.json'), 'utf8'));
+  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean }[] = JSON.parse(
+    readFileSync(path.join(dir, 'articles.json'), 'utf8'),
+  );
   const questions: LabelledQuestion[] = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8'));
   const index = new KnowledgeIndex();
   for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_fx', status: a.status ?? 'published', ai_agent_enabled: a.ai_agent_enabled ?? true });
   const titles = new Map(articles.map((a) => [a.id, a.title]));
 
   // When each question is answered (balanced, the turn's 8 passages)
-  let onTopic = 0, citedRight = 0, offTopic = 0, refused = 0;
+  let onTopic = 0,
+    citedRight = 0,
+    offTopic = 0,
+    refused = 0;
   for (const q of questions) {
     const asked = question({ message: q.question, hits: index.search('ws_fx', q.question, 8) });
     const answer = await ask(asked);
@@ -249,7 +313,10 @@ t.test('on the labelled fixture: readable, deterministic, mostly right, mostly s
       if (/[#*`]|\]\(|^\s|\s$/.test(m) || !/[.!?]$/.test(m)) t.fail(`unreadable bubble for "${q.question}": ${m}`);
     }
     t.equal(answer.grounded, answer.sources.length > 0, 'grounded exactly when something is cited');
-    t.ok(answer.quick_replies.every((r) => !answer.sources.some((s) => r.includes(s))), 'no quick reply for a cited article');
+    t.ok(
+      answer.quick_replies.every((r) => !answer.sources.some((s) => r.includes(s))),
+      'no quick reply for a cited article',
+    );
     if (q.article_id === null) {
       offTopic += 1;
       if (!answer.grounded) refused += 1;

@@ -1,19 +1,18 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ArticleForIndex,
-  KnowledgeIndex,
-  LabelledQuestion,
-  Passage,
-  retrievalQuality,
-  splitArticle,
-  terms,
-} from '@support/agent';
+import { ArticleForIndex, KnowledgeIndex, LabelledQuestion, Passage, retrievalQuality, splitArticle, terms } from '@support/agent';
 
 const FIXTURES = join(__dirname, '../../fixtures/knowledge');
 
-interface FixtureArticle { id: string; title: string; content: string; status: 'draft' | 'published'; type: string; ai_agent_enabled: boolean }
+interface FixtureArticle {
+  id: string;
+  title: string;
+  content: string;
+  status: 'draft' | 'published';
+  type: string;
+  ai_agent_enabled: boolean;
+}
 const fixtureArticles = (): FixtureArticle[] => JSON.parse(readFileSync(join(FIXTURES, 'articles.json'), 'utf8'));
 const fixtureQuestions = (): LabelledQuestion[] => JSON.parse(readFileSync(join(FIXTURES, 'questions.json'), 'utf8'));
 
@@ -70,7 +69,12 @@ t.test('splitArticle: headings and paragraphs', async (t) => {
     ].join('\n'),
   });
   const p = (n: number, heading: string | null, text: string): Passage => ({
-    id: `kb_1#${n}`, articleId: 'kb_1', workspaceId: 'ws_a', title: 'Refunds', heading, text,
+    id: `kb_1#${n}`,
+    articleId: 'kb_1',
+    workspaceId: 'ws_a',
+    title: 'Refunds',
+    heading,
+    text,
   });
   t.strictSame(splitArticle(a), [
     p(0, null, 'Intro paragraph before any heading.'),
@@ -93,7 +97,10 @@ t.test('splitArticle: long paragraphs are cut at sentences; empty articles keep 
     t.equal(part.heading, 'Part');
   }
   t.equal(parts.map((x) => x.text).join(' '), long, 'nothing lost');
-  t.strictSame(splitArticle(article({ id: 'kb_3', title: 'Only a title', content: '  ' })).map((x) => [x.heading, x.text]), [[null, 'Only a title']]);
+  t.strictSame(
+    splitArticle(article({ id: 'kb_3', title: 'Only a title', content: '  ' })).map((x) => [x.heading, x.text]),
+    [[null, 'Only a title']],
+  );
 });
 
 t.test('search: stemming, stop words, title weight, determinism', async (t) => {
@@ -158,7 +165,7 @@ t.test('drafts and AI-disabled articles are never indexed; unpublish/disable rem
   index.remove('ws_none', 'kb_p');
 });
 
-t.test('the fixture\'s draft and AI-disabled articles are never returned', async (t) => {
+t.test("the fixture's draft and AI-disabled articles are never returned", async (t) => {
   const articles = fixtureArticles();
   const hidden = articles.filter((a) => a.status !== 'published' || !a.ai_agent_enabled);
   t.ok(hidden.length >= 3);
@@ -183,7 +190,10 @@ t.test('an update replaces the old passages', async (t) => {
   index.upsert(article({ id: 'kb_u', title: 'Parcels', content: 'New text about couriers.' }));
   t.strictSame(index.search('ws_a', 'pigeons owls hawks', 10), []);
   t.strictSame(ids(index.search('ws_a', 'new text', 10)), ['kb_u#0']);
-  t.strictSame(index.passagesOf('ws_a', 'kb_u').map((p) => p.text), ['New text about couriers.']);
+  t.strictSame(
+    index.passagesOf('ws_a', 'kb_u').map((p) => p.text),
+    ['New text about couriers.'],
+  );
   t.equal(index.articleCount('ws_a'), 2);
   // The removed passages leave no trace in the scores: same as a fresh index.
   const fresh = new KnowledgeIndex();

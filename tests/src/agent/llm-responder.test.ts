@@ -7,7 +7,12 @@ import { within } from '../support/wait';
 // ---------------------------------------------------------------------------------------------
 // A fake OpenAI-compatible server on 127.0.0.1 that records every request.
 
-interface Recorded { method: string; url: string; headers: http.IncomingHttpHeaders; body: any }
+interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
 type Reply = { status?: number; json?: unknown; raw?: string } | 'hang';
 
 const fakeServer = async (t: Test, reply: (req: Recorded) => Reply) => {
@@ -25,17 +30,22 @@ const fakeServer = async (t: Test, reply: (req: Recorded) => Reply) => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   return { requests, baseUrl: `http://127.0.0.1:${port}/v1` };
 };
 
 /** A chat completion whose message content is `content`. */
 const completion = (content: string | null) => ({
-  id: 'chatcmpl-1', object: 'chat.completion', model: 'm',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  model: 'm',
   choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
 });
 const modelSays = (answer: unknown): Reply => ({ json: completion(JSON.stringify(answer)) });
@@ -63,14 +73,19 @@ const responderFor = (baseUrl: string, extra: { apiKey?: string | null; timeoutM
   const fallback = fakeFallback();
   const log = fakeLog();
   const responder = new LlmResponder({
-    baseUrl, apiKey: extra.apiKey === null ? undefined : extra.apiKey ?? API_KEY, models: MODELS,
-    timeoutMs: extra.timeoutMs, fallback: fallback.responder, log: log.log,
+    baseUrl,
+    apiKey: extra.apiKey === null ? undefined : (extra.apiKey ?? API_KEY),
+    models: MODELS,
+    timeoutMs: extra.timeoutMs,
+    fallback: fallback.responder,
+    log: log.log,
   });
   return { responder, fallback, log };
 };
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text }, score,
+  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text },
+  score,
 });
 
 const HITS: SearchHit[] = [
@@ -79,17 +94,30 @@ const HITS: SearchHit[] = [
 ];
 
 const settings = (over: Partial<AnswerSettings> = {}): AnswerSettings => ({
-  name: 'Aria', tone: 'friendly', response_length: 'balanced', custom_instructions: null, model_tier: 'essential', ...over,
+  name: 'Aria',
+  tone: 'friendly',
+  response_length: 'balanced',
+  custom_instructions: null,
+  model_tier: 'essential',
+  ...over,
 });
 
 const question = (over: Partial<Question> = {}): Question => ({
-  settings: settings(), message: 'I forgot my password, what now?', history: [], hits: HITS, ...over,
+  settings: settings(),
+  message: 'I forgot my password, what now?',
+  history: [],
+  hits: HITS,
+  ...over,
 });
 
 const GOOD = {
   messages: ['  Click "Forgot password" on the sign-in page.  ', '', 'We will e-mail you a reset link.', 'Three.', 'Four.', 'Five.'],
   quick_replies: ['How long is the link valid?', ' ', 'Can I change my e-mail?', 'What about 2FA?', 'And billing?'],
-  buttons: [{ text: 'Sign in', url: 'https://app.example.com/login' }, { text: 'Bad', url: 'javascript:alert(1)' }, { text: 'Ftp', url: 'ftp://example.com/x' }],
+  buttons: [
+    { text: 'Sign in', url: 'https://app.example.com/login' },
+    { text: 'Bad', url: 'javascript:alert(1)' },
+    { text: 'Ftp', url: 'ftp://example.com/x' },
+  ],
   images: ['https://cdn.example.com/reset.png', 'data:image/png;base64,AAAA'],
   citations: [1, 7, 1, 0],
 };
@@ -109,15 +137,26 @@ t.test('the request: path, bearer key, tier model, system prompt, numbered conte
 
   // When the agent answers on each tier
   for (const tier of ['essential', 'pro', 'ultra'] as const) {
-    await responder.answer(question({
-      history,
-      settings: settings({ tone: 'professional', response_length: 'detailed', custom_instructions: 'Always call the customer "valued member".', model_tier: tier }),
-    }));
+    await responder.answer(
+      question({
+        history,
+        settings: settings({
+          tone: 'professional',
+          response_length: 'detailed',
+          custom_instructions: 'Always call the customer "valued member".',
+          model_tier: tier,
+        }),
+      }),
+    );
   }
 
   // Then each request is an OpenAI-compatible chat completion
   t.equal(server.requests.length, 3);
-  t.strictSame(server.requests.map((r) => r.body.model), ['model-small', 'model-medium', 'model-large'], 'the model of the tier');
+  t.strictSame(
+    server.requests.map((r) => r.body.model),
+    ['model-small', 'model-medium', 'model-large'],
+    'the model of the tier',
+  );
   const [req] = server.requests;
   t.equal(req.method, 'POST');
   t.equal(req.url, '/v1/chat/completions');

@@ -19,7 +19,12 @@ const MISSING = missingModelFiles(MODEL_DIR);
 const NO_MODEL = MISSING.length > 0 ? `no embedding model in ${MODEL_DIR} (run scripts/fetch-model.sh)` : false;
 
 const article = (id: string, title: string, content: string): ArticleForIndex => ({
-  id, workspace_id: 'ws_r', title, content, status: 'published', ai_agent_enabled: true,
+  id,
+  workspace_id: 'ws_r',
+  title,
+  content,
+  status: 'published',
+  ai_agent_enabled: true,
 });
 
 t.test('without a model: load says why and returns null, search is BM25 alone', async (t) => {
@@ -67,18 +72,33 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
     index.upsert(article('kb_pair', 'Bluetooth pairing', 'If the reader does not connect to the tablet, turn Bluetooth off and on and pair it again.'));
     const Q = 'my card machine will not connect to my iPad';
     const bm25 = index.search('ws_r', Q, 10);
-    t.strictSame(bm25.map((h) => h.passage.articleId), ['kb_fees', 'kb_pair'], 'BM25 order');
+    t.strictSame(
+      bm25.map((h) => h.passage.articleId),
+      ['kb_fees', 'kb_pair'],
+      'BM25 order',
+    );
     const reranked = await reranker.rerank(Q, bm25);
     t.strictSame(reranked.map((h) => h.passage.id).sort(), bm25.map((h) => h.passage.id).sort());
-    t.strictSame(reranked.map((h) => h.passage.articleId), ['kb_pair', 'kb_fees'], 're-ranked order');
+    t.strictSame(
+      reranked.map((h) => h.passage.articleId),
+      ['kb_pair', 'kb_fees'],
+      're-ranked order',
+    );
     for (const h of reranked) t.type(h.similarity, 'number');
     for (let i = 1; i < reranked.length; i++) t.ok(reranked[i - 1].score >= reranked[i].score);
     t.strictSame(await reranker.rerank(Q, bm25), reranked);
     t.strictSame(await reranker.rerank('anything', []), []);
     const sims = await reranker.rerank(Q, bm25, 0);
-    t.strictSame(sims.map((h) => h.score), sims.map((h) => h.similarity), 'weight 0: similarity alone');
+    t.strictSame(
+      sims.map((h) => h.score),
+      sims.map((h) => h.similarity),
+      'weight 0: similarity alone',
+    );
     const only = await searchWithReranker(index, reranker, 'ws_r', Q, 1);
-    t.strictSame(only.map((h) => h.passage.id), ['kb_pair#0']);
+    t.strictSame(
+      only.map((h) => h.passage.id),
+      ['kb_pair#0'],
+    );
   });
 
   t.test('retrieval quality over the fixture, BM25 alone and re-ranked', async (t) => {

@@ -21,12 +21,16 @@ const setUp = async (t: Test) => {
   const responder = new MidTurn();
   const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true, responder });
   await app.start();
-  t.teardown(async () => { await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
   const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Turns', credits: 10 });
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
   await app.agentConfigs.configure(ctx, 'pro', { is_enabled: true, deployed_channels: { api: true } });
   const balance = async () => (await app.workspaces.get(workspace.id))!.credits;
-  const ledger = async () => (await app.engines.events.readStream(`workspace-${workspace.id}`)).map((e) => e.type).filter((type) => type.startsWith('workspace.credits'));
+  const ledger = async () =>
+    (await app.engines.events.readStream(`workspace-${workspace.id}`)).map((e) => e.type).filter((type) => type.startsWith('workspace.credits'));
   return { app, ctx, responder, balance, ledger };
 };
 

@@ -7,7 +7,11 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
   // Two applications on one data directory stand for two processes (API and admin CLI, or two APIs).
   const a = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
   const b = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
-  t.teardown(async () => { await a.stop(); await b.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+    removeDir(dir);
+  });
   const { workspace } = await a.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Cache' });
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
   const { id } = await a.conversations.create(ctx, {});
@@ -21,5 +25,9 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
   await b.conversations.postMessage(ctx, id, { content: 'b last' });
   const stream = await a.engines.events.readStream(`conversation-${id}`);
   t.equal(stream.length, 1 + 50 + 1 + 2, 'every message is in the stream once');
-  t.strictSame(stream.map((e) => e.revision), stream.map((_, i) => i), 'revisions without gaps or repeats');
+  t.strictSame(
+    stream.map((e) => e.revision),
+    stream.map((_, i) => i),
+    'revisions without gaps or repeats',
+  );
 });

@@ -11,7 +11,10 @@ const setup = async (t: Test) => {
   const clock: Clock = { now: () => new Date(time.now) };
   const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
   await app.start();
-  t.teardown(async () => { await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(admin, { name: 'Auth' });
   const keyOf = async (expiresAt?: string) => {

@@ -7,7 +7,11 @@ t.test('fixed 60-second windows per key and per workspace, scaled', async (t) =>
   const subject = { key: 'key_1', workspace: 'ws_1' };
   const decisions = [];
   for (let i = 0; i < 7; i++) decisions.push(await limiter.check('write', subject));
-  t.strictSame(decisions.map((d) => d.allowed), [true, true, true, true, true, true, false], 'write: 60 × 0.1 = 6 per key');
+  t.strictSame(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, true, false],
+    'write: 60 × 0.1 = 6 per key',
+  );
   t.strictSame(decisions[0], { allowed: true, limit: 6, remaining: 5, resetSeconds: 50 });
   t.equal((await limiter.check('read', subject)).allowed, true, 'tiers count apart');
   t.equal((await limiter.check('chat', { key: 'key_2', workspace: 'ws_1' })).limit, 2);
@@ -19,9 +23,13 @@ t.test('the workspace limit binds across keys; refusals by a key do not spend it
   const limiter = new RateLimiter(new MemoryCounterStore(), { now: () => new Date(0) }, 0.1);
   for (let i = 0; i < 20; i++) await limiter.check('chat', { key: 'key_a', workspace: 'ws' });
   const b = await limiter.check('chat', { key: 'key_b', workspace: 'ws' });
-  t.equal(b.allowed, true, 'key_a\'s refused requests did not use the workspace budget');
+  t.equal(b.allowed, true, "key_a's refused requests did not use the workspace budget");
   const results = [];
   for (const k of ['key_c', 'key_d', 'key_e', 'key_f']) results.push(await limiter.check('chat', { key: k, workspace: 'ws' }));
-  t.strictSame(results.map((r) => r.allowed), [true, true, true, false], 'workspace chat limit 6 × 0.1 → 6');
+  t.strictSame(
+    results.map((r) => r.allowed),
+    [true, true, true, false],
+    'workspace chat limit 6 × 0.1 → 6',
+  );
   t.equal(results[3].limit, 6);
 });

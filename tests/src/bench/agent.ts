@@ -21,7 +21,14 @@ export const benchArticles = (count: number) => {
 };
 
 /** Imports articles with the admin CLI; resolves once the running service has indexed them all. */
-export const importArticles = async (admin: string, env: NodeJS.ProcessEnv, dir: string, workspaceId: string, articles: object[], indexed: () => Promise<number>) => {
+export const importArticles = async (
+  admin: string,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  workspaceId: string,
+  articles: object[],
+  indexed: () => Promise<number>,
+) => {
   const file = path.join(dir, `articles-${workspaceId}.json`);
   writeFileSync(file, JSON.stringify({ knowledge_base_articles: articles }));
   await nodeJson(admin, ['import', '--workspace', workspaceId, '--file', file, '--json'], env);
@@ -32,4 +39,3 @@ export const importArticles = async (admin: string, env: NodeJS.ProcessEnv, dir:
     await new Promise((r) => setTimeout(r, 100));
   }
 };
-

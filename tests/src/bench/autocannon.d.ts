@@ -17,7 +17,12 @@ declare module 'autocannon' {
     body?: string;
     requests?: Request[];
   }
-  interface Histogram { average: number; p50: number; p99: number; max: number }
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+  }
   interface Result {
     requests: Histogram;
     latency: Histogram;

@@ -7,10 +7,21 @@ import type { AddressInfo } from 'node:net';
  * so the benchmark measures what the service adds on top of Koa itself.
  */
 const resource = (email: string, name: string) => ({
-  object: 'customer', id: 'cus_01M80MQ6VSWRNGY6FPC6J4VEDM', email, phone: null, name, avatar_url: null,
-  status: 'active', tags: [], external_id: null, metadata: {}, conversation_count: 0,
-  first_contact_at: null, last_contact_at: null,
-  created_at: '2026-11-22T03:27:41.947Z', updated_at: '2026-11-22T03:27:41.947Z',
+  object: 'customer',
+  id: 'cus_01M80MQ6VSWRNGY6FPC6J4VEDM',
+  email,
+  phone: null,
+  name,
+  avatar_url: null,
+  status: 'active',
+  tags: [],
+  external_id: null,
+  metadata: {},
+  conversation_count: 0,
+  first_contact_at: null,
+  last_contact_at: null,
+  created_at: '2026-11-22T03:27:41.947Z',
+  updated_at: '2026-11-22T03:27:41.947Z',
 });
 
 const app = new Koa();

@@ -15,8 +15,15 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
   new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
-    const keep = (line: string) => { tail.push(line); if (tail.length > 20) tail.shift(); };
-    const fail = (why: string) => { clearTimeout(timer); proc.kill('SIGKILL'); reject(new Error(`${script}: ${why}\n${tail.join('\n')}`)); };
+    const keep = (line: string) => {
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+    };
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      proc.kill('SIGKILL');
+      reject(new Error(`${script}: ${why}\n${tail.join('\n')}`));
+    };
     const timer = setTimeout(() => fail(`no line matching ${pattern} within ${timeoutMs} ms`), timeoutMs);
     let found = false;
     const kept: string[] = [];
@@ -25,10 +32,16 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
       keep(line);
       if (found && keepPattern?.test(line) && kept.length < 1000) kept.push(line);
       const m = found ? null : pattern.exec(line);
-      if (m) { found = true; clearTimeout(timer); resolve({ proc, match: m[1], kept }); }
+      if (m) {
+        found = true;
+        clearTimeout(timer);
+        resolve({ proc, match: m[1], kept });
+      }
     });
     proc.once('error', (err) => fail(err.message));
-    proc.once('exit', (code, signal) => { if (!found) fail(`exited early (code ${code}, signal ${signal})`); });
+    proc.once('exit', (code, signal) => {
+      if (!found) fail(`exited early (code ${code}, signal ${signal})`);
+    });
   });
 
 /** SIGTERM, then wait for exit (SIGKILL if it takes too long). */

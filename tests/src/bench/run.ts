@@ -27,13 +27,32 @@ const DELIVERY_TIMEOUT_MS = 60_000;
 // Operator interface: what the admin CLI writes (a key, a revocation) applies within a second.
 const ADMIN_VISIBILITY_LIMIT_MS = 1000;
 
-interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; uniqueBodies?: () => string }
-interface Side { rps: number; p99: number; non2xx: number; errors: number; timeouts: number }
+interface Load {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  uniqueBodies?: () => string;
+}
+interface Side {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 /**
  * minRatio null: no target against the baseline, measured for the record (check column "—").
  * relative: a target against another scenario of the same run (the agent's rows).
  */
-interface Scenario { name: string; connections: number; minRatio: number | null; checkP99: boolean; service: Load; baseline: Load; relative?: { to: string; min: number } }
+interface Scenario {
+  name: string;
+  connections: number;
+  minRatio: number | null;
+  checkP99: boolean;
+  service: Load;
+  baseline: Load;
+  relative?: { to: string; min: number };
+}
 
 // Unique across every POST run (warm-up included) so each service request creates a new customer / message.
 let sent = 0;
@@ -43,14 +62,22 @@ const uniqueMessage = () => JSON.stringify({ content: `Load message ${++sentMess
 // Agent turns: the fixture's questions in turn, each starting a new conversation.
 const KB_ARTICLES = 200;
 let asked = 0;
-const questions = () => fixtureQuestions().filter((q) => q.article_id !== null).map((q) => q.question);
+const questions = () =>
+  fixtureQuestions()
+    .filter((q) => q.article_id !== null)
+    .map((q) => q.question);
 let questionList: string[] = [];
 const agentTurn = () => JSON.stringify({ message: questionList[asked++ % questionList.length] });
 const agentSearch = () => JSON.stringify({ query: questionList[asked++ % questionList.length], top_k: 8 });
 
 const run = async (load: Load, connections: number, duration: number): Promise<Side> => {
   const r = await autocannon({
-    url: load.url, connections, pipelining: 1, duration, method: load.method, headers: load.headers,
+    url: load.url,
+    connections,
+    pipelining: 1,
+    duration,
+    method: load.method,
+    headers: load.headers,
     requests: load.uniqueBodies ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: load.uniqueBodies!() }) }] : undefined,
   });
   return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
@@ -96,7 +123,8 @@ const seed = async (base: string, key: string): Promise<string> => {
   const ids: string[] = [];
   for (let i = 0; i < SEED_CUSTOMERS; i += 10) {
     const batch = Array.from({ length: Math.min(10, SEED_CUSTOMERS - i) }, (_, j) =>
-      request(`${base}/customers`, key, { email: `bench${i + j}@example.com`, name: `Bench ${i + j}` }));
+      request(`${base}/customers`, key, { email: `bench${i + j}@example.com`, name: `Bench ${i + j}` }),
+    );
     for (const { status, body } of await Promise.all(batch)) {
       if (status !== 201) throw new Error(`seeding: POST /customers answered ${status} ${JSON.stringify(body)}`);
       ids.push(String(body.id));
@@ -109,7 +137,14 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits);
 /** Text columns (first, last) left-aligned, numbers right-aligned, each as wide as its widest cell. */
 const table = (rows: string[][]) => {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 };
 
 const main = async () => {
@@ -124,11 +159,23 @@ const main = async () => {
     // Before the service: it trusts the receiver's self-signed certificate from its start.
     receiver = await startReceiver(caDir);
     // info, not warn: the "listening on" line is an info line; requests themselves log at debug.
-    service = await startNode(path.join(ROOT, 'services/standalone/dist/main.js'),
+    service = await startNode(
+      path.join(ROOT, 'services/standalone/dist/main.js'),
       // BM25 alone, as the targets assume; the re-ranker's quality is measured by the retrieval-quality test.
-      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'off',
-        NODE_EXTRA_CA_CERTS: receiver.caFile, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-      /listening on (http:\/\/\S+?\/v1)/, 20_000, /"level":"(warn|error)"|delivery attempt failed/);
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_SCALE: '100000',
+        AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'off',
+        NODE_EXTRA_CA_CERTS: receiver.caFile,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+      /listening on (http:\/\/\S+?\/v1)/,
+      20_000,
+      /"level":"(warn|error)"|delivery attempt failed/,
+    );
     const base = service.match;
     const x = `${baseline.match}/x`;
 
@@ -142,8 +189,12 @@ const main = async () => {
     const keyUsableMs = await msUntilStatus(base, String(probe.key), 200);
     await nodeJson(admin, ['key', 'revoke', '--id', String(probe.id), '--json'], { DATA_DIR: dataDir });
     const revocationMs = await msUntilStatus(base, String(probe.key), 401);
-    const adminVisibility = { keyUsableMs: Math.round(keyUsableMs), revocationMs: Math.round(revocationMs), limitMs: ADMIN_VISIBILITY_LIMIT_MS,
-      pass: keyUsableMs < ADMIN_VISIBILITY_LIMIT_MS && revocationMs < ADMIN_VISIBILITY_LIMIT_MS };
+    const adminVisibility = {
+      keyUsableMs: Math.round(keyUsableMs),
+      revocationMs: Math.round(revocationMs),
+      limitMs: ADMIN_VISIBILITY_LIMIT_MS,
+      pass: keyUsableMs < ADMIN_VISIBILITY_LIMIT_MS && revocationMs < ADMIN_VISIBILITY_LIMIT_MS,
+    };
     process.stdout.write(`seeding ${SEED_CUSTOMERS} customers…\n`);
     const id = await seed(base, key);
     const api = { base, key };
@@ -170,30 +221,71 @@ const main = async () => {
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };
     const scenarios: Scenario[] = [
-      { name: 'GET /customers/{id}', connections: 50, minRatio: 0.5, checkP99: true,
-        service: { url: `${base}/customers/${id}`, method: 'GET', headers: auth }, baseline: { url: x, method: 'GET', headers: auth } },
-      { name: 'GET /customers?limit=20', connections: 50, minRatio: 0.3, checkP99: true,
-        service: { url: `${base}/customers?limit=20`, method: 'GET', headers: auth }, baseline: { url: x, method: 'GET', headers: auth } },
-      { name: 'POST /customers', connections: 10, minRatio: 0.15, checkP99: false,
+      {
+        name: 'GET /customers/{id}',
+        connections: 50,
+        minRatio: 0.5,
+        checkP99: true,
+        service: { url: `${base}/customers/${id}`, method: 'GET', headers: auth },
+        baseline: { url: x, method: 'GET', headers: auth },
+      },
+      {
+        name: 'GET /customers?limit=20',
+        connections: 50,
+        minRatio: 0.3,
+        checkP99: true,
+        service: { url: `${base}/customers?limit=20`, method: 'GET', headers: auth },
+        baseline: { url: x, method: 'GET', headers: auth },
+      },
+      {
+        name: 'POST /customers',
+        connections: 10,
+        minRatio: 0.15,
+        checkP99: false,
         service: { url: `${base}/customers`, method: 'POST', headers: json, uniqueBodies: uniqueBody },
-        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody },
+      },
       // All on one conversation: the writes serialize on its stream, which grows as the run goes.
-      { name: 'POST /conversations/{id}/messages', connections: 10, minRatio: null, checkP99: false,
+      {
+        name: 'POST /conversations/{id}/messages',
+        connections: 10,
+        minRatio: null,
+        checkP99: false,
         service: { url: `${base}/conversations/${conversation}/messages`, method: 'POST', headers: json, uniqueBodies: uniqueMessage },
-        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody },
+      },
       // One grounded turn each (new conversation, customer message, reply, charge), 200 articles indexed.
-      { name: 'POST /agent/messages', connections: 10, minRatio: null, checkP99: false, relative: { to: 'POST /conversations/{id}/messages', min: 0.5 },
+      {
+        name: 'POST /agent/messages',
+        connections: 10,
+        minRatio: null,
+        checkP99: false,
+        relative: { to: 'POST /conversations/{id}/messages', min: 0.5 },
         service: { url: `${base}/agent/messages`, method: 'POST', headers: json, uniqueBodies: agentTurn },
-        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
-      { name: 'POST /agent/search', connections: 50, minRatio: null, checkP99: false, relative: { to: 'GET /customers?limit=20', min: 0.5 },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody },
+      },
+      {
+        name: 'POST /agent/search',
+        connections: 50,
+        minRatio: null,
+        checkP99: false,
+        relative: { to: 'GET /customers?limit=20', min: 0.5 },
         service: { url: `${base}/agent/search`, method: 'POST', headers: json, uniqueBodies: agentSearch },
-        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody } },
+        baseline: { url: x, method: 'POST', headers: json, uniqueBodies: uniqueBody },
+      },
     ];
 
     interface Result {
-      scenario: string; connections: number; service: Side; baseline: Side; ratio: number; p99Ratio: number;
+      scenario: string;
+      connections: number;
+      service: Side;
+      baseline: Side;
+      ratio: number;
+      p99Ratio: number;
       relative: { to: string; min: number; ratio: number } | null;
-      target: { minRatio: number | null; maxP99Ratio: number | null }; pass: boolean; problems: string[];
+      target: { minRatio: number | null; maxP99Ratio: number | null };
+      pass: boolean;
+      problems: string[];
     }
     const results: Result[] = [];
     for (const s of scenarios) {
@@ -203,7 +295,8 @@ const main = async () => {
       const ratio = bl.rps > 0 ? svc.rps / bl.rps : 0;
       const p99Ratio = bl.p99 > 0 ? svc.p99 / bl.p99 : Infinity;
       const ref: Result | undefined = s.relative ? results.find((r) => r.scenario === s.relative!.to) : undefined;
-      const relative: Result['relative'] = s.relative && ref ? { to: s.relative.to, min: s.relative.min, ratio: ref.service.rps > 0 ? svc.rps / ref.service.rps : 0 } : null;
+      const relative: Result['relative'] =
+        s.relative && ref ? { to: s.relative.to, min: s.relative.min, ratio: ref.service.rps > 0 ? svc.rps / ref.service.rps : 0 } : null;
       const problems = [
         relative && relative.ratio < relative.min ? `< ${relative.min}× ${relative.to}` : '',
         s.minRatio !== null && ratio < s.minRatio ? `throughput < ${s.minRatio}×` : '',
@@ -211,19 +304,42 @@ const main = async () => {
         svc.non2xx + svc.errors > 0 ? 'service non-2xx/errors' : '',
         bl.non2xx + bl.errors > 0 ? 'baseline non-2xx/errors' : '',
       ].filter(Boolean);
-      results.push({ scenario: s.name, connections: s.connections, service: svc, baseline: bl, ratio, p99Ratio, relative,
-        target: { minRatio: s.minRatio, maxP99Ratio: s.checkP99 ? P99_LIMIT : null }, pass: problems.length === 0, problems });
+      results.push({
+        scenario: s.name,
+        connections: s.connections,
+        service: svc,
+        baseline: bl,
+        ratio,
+        p99Ratio,
+        relative,
+        target: { minRatio: s.minRatio, maxP99Ratio: s.checkP99 ? P99_LIMIT : null },
+        pass: problems.length === 0,
+        problems,
+      });
     }
 
     const text = table([
       ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio (min)', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
       ...results.map((r) => [
-        r.scenario, String(r.connections), fmt(r.service.rps), fmt(r.baseline.rps),
-        `${fmt(r.ratio, 2)} (${r.target.minRatio ?? '—'})`, `${r.service.p99} ms`, `${r.baseline.p99} ms`,
+        r.scenario,
+        String(r.connections),
+        fmt(r.service.rps),
+        fmt(r.baseline.rps),
+        `${fmt(r.ratio, 2)} (${r.target.minRatio ?? '—'})`,
+        `${r.service.p99} ms`,
+        `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
-        `${r.service.non2xx}/${r.service.errors}`, `${r.baseline.non2xx}/${r.baseline.errors}`,
-        r.relative ? `${r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`} (${fmt(r.relative.ratio, 2)}× ${r.relative.to}, min ${r.relative.min})`
-          : r.target.minRatio === null ? (r.pass ? '—' : `— (${r.problems.join(', ')})`) : r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`,
+        `${r.service.non2xx}/${r.service.errors}`,
+        `${r.baseline.non2xx}/${r.baseline.errors}`,
+        r.relative
+          ? `${r.pass ? 'PASS' : `BELOW TARGET: ${r.problems.join(', ')}`} (${fmt(r.relative.ratio, 2)}× ${r.relative.to}, min ${r.relative.min})`
+          : r.target.minRatio === null
+            ? r.pass
+              ? '—'
+              : `— (${r.problems.join(', ')})`
+            : r.pass
+              ? 'PASS'
+              : `BELOW TARGET: ${r.problems.join(', ')}`,
       ]),
     ]);
 
@@ -241,26 +357,58 @@ const main = async () => {
       latency.matched < latency.accepted ? `${latency.accepted - latency.matched} not delivered` : '',
       latency.non2xx > 0 ? 'non-2xx/errors' : '',
     ].filter(Boolean);
-    const statuses = (byStatus: Record<string, number>) => Object.entries(byStatus).filter(([s]) => s !== '201').map(([s, c]) => `${c}×${s}`).join(' ');
+    const statuses = (byStatus: Record<string, number>) =>
+      Object.entries(byStatus)
+        .filter(([s]) => s !== '201')
+        .map(([s, c]) => `${c}×${s}`)
+        .join(' ');
     const hooks = table([
       ['webhooks', 'sent', 'send rate', 'non2xx', 'POST p99', 'received', 'deliveries/s', 'e2e p50', 'e2e p99', 'e2e max', 'total (after last POST)', 'check'],
-      ['burst (throughput)', String(throughput.messages), `${fmt(throughput.postRate)}/s`, String(throughput.non2xx), `${fmt(throughput.response.p99)} ms`,
-        `${throughput.received}/${throughput.posted}${throughput.duplicates ? ` +${throughput.duplicates} dup` : ''}`, fmt(throughput.deliveriesPerSecond),
-        '—', '—', '—', `${fmt(throughput.totalSeconds, 1)} s (+${fmt(throughput.drainSeconds, 1)} s)`,
-        [throughput.complete ? '—' : `— (${throughput.posted - throughput.received} not delivered within ${DELIVERY_TIMEOUT_MS / 1000} s)`,
-          throughput.non2xx ? `non-2xx: ${statuses(throughput.statuses)}` : ''].filter(Boolean).join('; ')],
-      [`${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (latency)`, String(latency.sent), `${fmt(latency.sendRate)}/s`, String(latency.non2xx), `${fmt(latency.response.p99)} ms`,
-        `${latency.matched}/${latency.accepted}${latency.duplicates ? ` +${latency.duplicates} dup` : ''}`, '—',
-        `${fmt(latency.p50)} ms`, `${fmt(latency.p99)} ms (<${LATENCY_P99_LIMIT_MS})`, `${fmt(latency.max)} ms`, '—',
-        [latencyProblems.length === 0 ? 'PASS' : `BELOW TARGET: ${latencyProblems.join(', ')}`,
-          latency.non2xx ? `non-2xx: ${statuses(latency.statuses)}` : ''].filter(Boolean).join('; ')],
+      [
+        'burst (throughput)',
+        String(throughput.messages),
+        `${fmt(throughput.postRate)}/s`,
+        String(throughput.non2xx),
+        `${fmt(throughput.response.p99)} ms`,
+        `${throughput.received}/${throughput.posted}${throughput.duplicates ? ` +${throughput.duplicates} dup` : ''}`,
+        fmt(throughput.deliveriesPerSecond),
+        '—',
+        '—',
+        '—',
+        `${fmt(throughput.totalSeconds, 1)} s (+${fmt(throughput.drainSeconds, 1)} s)`,
+        [
+          throughput.complete ? '—' : `— (${throughput.posted - throughput.received} not delivered within ${DELIVERY_TIMEOUT_MS / 1000} s)`,
+          throughput.non2xx ? `non-2xx: ${statuses(throughput.statuses)}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      ],
+      [
+        `${LATENCY_RATE}/s for ${LATENCY_SECONDS} s (latency)`,
+        String(latency.sent),
+        `${fmt(latency.sendRate)}/s`,
+        String(latency.non2xx),
+        `${fmt(latency.response.p99)} ms`,
+        `${latency.matched}/${latency.accepted}${latency.duplicates ? ` +${latency.duplicates} dup` : ''}`,
+        '—',
+        `${fmt(latency.p50)} ms`,
+        `${fmt(latency.p99)} ms (<${LATENCY_P99_LIMIT_MS})`,
+        `${fmt(latency.max)} ms`,
+        '—',
+        [latencyProblems.length === 0 ? 'PASS' : `BELOW TARGET: ${latencyProblems.join(', ')}`, latency.non2xx ? `non-2xx: ${statuses(latency.statuses)}` : '']
+          .filter(Boolean)
+          .join('; '),
+      ],
     ]);
     const notes = [
       records.retried ? `${records.retried} of ${records.deliveries} deliveries needed a retry (a failed attempt waits a minute by default)` : '',
       records.deliveries - (records.byStatus.succeeded ?? 0) ? `not succeeded: ${JSON.stringify(records.byStatus)}` : '',
       Object.keys(records.errors).length ? `last errors: ${JSON.stringify(records.errors)}` : '',
       service.kept.length ? `${service.kept.length} warning/error/failed-delivery log lines, first: ${service.kept[0]}` : '',
-    ].filter(Boolean).map((n) => `webhooks: ${n}\n`).join('');
+    ]
+      .filter(Boolean)
+      .map((n) => `webhooks: ${n}\n`)
+      .join('');
     process.stdout.write('retrieval quality: the labelled fixture through /agent/search and /agent/messages…\n');
     const qws = await nodeJson(admin, ['workspace', 'create', '--name', 'Quality', '--credits', '100000', '--json'], { DATA_DIR: dataDir });
     const qkey = String((await nodeJson(admin, ['key', 'create', '--workspace', String(qws.id), '--name', 'quality', '--json'], { DATA_DIR: dataDir })).key);
@@ -274,16 +422,31 @@ const main = async () => {
     const quality = await measureQuality((p, body) => request(`${base}${p}`, qkey, body), fixtureQuestions());
     const qualityText = table([
       ['retrieval (fixture)', 'questions', 'recall@1', 'recall@5', 'MRR', 'turns citing the right article', 'off-topic declined'],
-      [`${qArticles.length} articles`, String(quality.questions), fmt(quality.recall_at_1, 3), fmt(quality.recall_at_5, 3), fmt(quality.mrr, 3),
-        fmt(quality.turns_citing_right_article, 3), `${fmt(quality.off_topic_declined, 2)} of ${quality.off_topic_questions}`],
+      [
+        `${qArticles.length} articles`,
+        String(quality.questions),
+        fmt(quality.recall_at_1, 3),
+        fmt(quality.recall_at_5, 3),
+        fmt(quality.mrr, 3),
+        fmt(quality.turns_citing_right_article, 3),
+        `${fmt(quality.off_topic_declined, 2)} of ${quality.off_topic_questions}`,
+      ],
     ]);
-    const visibilityText = `admin CLI → running service (after the CLI returned): a new key usable after ${adminVisibility.keyUsableMs} ms, `
-      + `its revocation applied after ${adminVisibility.revocationMs} ms (each < ${ADMIN_VISIBILITY_LIMIT_MS} ms: ${adminVisibility.pass ? 'PASS' : 'ABOVE TARGET'})`;
+    const visibilityText =
+      `admin CLI → running service (after the CLI returned): a new key usable after ${adminVisibility.keyUsableMs} ms, ` +
+      `its revocation applied after ${adminVisibility.revocationMs} ms (each < ${ADMIN_VISIBILITY_LIMIT_MS} ms: ${adminVisibility.pass ? 'PASS' : 'ABOVE TARGET'})`;
     process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n${visibilityText}\n\n`);
-    const webhooks = { throughput, latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems }, records, serviceLog: service.kept.slice(0, 20) };
+    const webhooks = {
+      throughput,
+      latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems },
+      records,
+      serviceLog: service.kept.slice(0, 20),
+    };
     // The machine is shared: a load average well above 1 at the end means the numbers are noisy.
     const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, articles: KB_ARTICLES, results, webhooks, quality, adminVisibility, loadavg })}\n`);
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ seconds: SECONDS, seeded: SEED_CUSTOMERS, articles: KB_ARTICLES, results, webhooks, quality, adminVisibility, loadavg })}\n`,
+    );
   } finally {
     await Promise.all([stop(service?.proc), stop(baseline?.proc)]);
     await receiver?.close();

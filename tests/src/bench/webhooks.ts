@@ -31,7 +31,15 @@ export const startReceiver = async (dir: string): Promise<Receiver> => {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const caFile = path.join(dir, 'receiver-ca.pem');
   await writeFile(caFile, pems.cert);
@@ -44,7 +52,11 @@ export const startReceiver = async (dir: string): Promise<Receiver> => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
       let body: Arrival['body'] = null;
-      try { body = JSON.parse(Buffer.concat(chunks).toString()) as Arrival['body']; } catch { /* recorded as null */ }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString()) as Arrival['body'];
+      } catch {
+        /* recorded as null */
+      }
       arrivals.push({ at, eventType: String(req.headers['service-event-type'] ?? ''), body });
     });
   });
@@ -120,7 +132,11 @@ class Statuses {
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
     this.times.push(ms);
   }
-  get failed() { return Object.entries(this.byStatus).filter(([s]) => s !== '201').reduce((n, [, c]) => n + c, 0); }
+  get failed() {
+    return Object.entries(this.byStatus)
+      .filter(([s]) => s !== '201')
+      .reduce((n, [, c]) => n + c, 0);
+  }
   /** POST response times, ms. */
   get response() {
     const sorted = [...this.times].sort((a, b) => a - b);
@@ -166,25 +182,43 @@ export interface Throughput {
 }
 
 /** `messages` POSTs to one conversation, `concurrency` at a time; then waits for their webhooks. */
-export const measureThroughput = async (api: Api, receiver: Receiver, conversation: string, messages: number, concurrency: number, timeoutMs: number): Promise<Throughput> => {
+export const measureThroughput = async (
+  api: Api,
+  receiver: Receiver,
+  conversation: string,
+  messages: number,
+  concurrency: number,
+  timeoutMs: number,
+): Promise<Throughput> => {
   const prefix = 'burst-';
   const statuses = new Statuses();
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < messages) await postMessage(api, conversation, `${prefix}${++next}`, statuses);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < messages) await postMessage(api, conversation, `${prefix}${++next}`, statuses);
+    }),
+  );
   const posted = performance.now();
   const { first, duplicates } = await waitForArrivals(receiver, prefix, statuses.ok, timeoutMs);
   const times = [...first.values()].map((a) => a.at).sort((a, b) => a - b);
   const span = times.length > 1 ? (times[times.length - 1] - times[0]) / 1000 : 0;
   const last = times.length ? times[times.length - 1] : posted;
   return {
-    messages, concurrency, posted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus, response: statuses.response,
-    postSeconds: (posted - start) / 1000, postRate: statuses.ok / ((posted - start) / 1000),
-    received: first.size, duplicates, complete: first.size >= statuses.ok,
+    messages,
+    concurrency,
+    posted: statuses.ok,
+    non2xx: statuses.failed,
+    statuses: statuses.byStatus,
+    response: statuses.response,
+    postSeconds: (posted - start) / 1000,
+    postRate: statuses.ok / ((posted - start) / 1000),
+    received: first.size,
+    duplicates,
+    complete: first.size >= statuses.ok,
     deliveriesPerSecond: span > 0 ? first.size / span : 0,
-    totalSeconds: (last - start) / 1000, drainSeconds: Math.max(0, last - posted) / 1000,
+    totalSeconds: (last - start) / 1000,
+    drainSeconds: Math.max(0, last - posted) / 1000,
   };
 };
 
@@ -213,7 +247,15 @@ export interface Latency {
  * conversations (writes to one conversation serialize on its stream). Latency = webhook
  * arrival − send time, matched through the message content.
  */
-export const measureLatency = async (api: Api, receiver: Receiver, conversations: string[], rate: number, seconds: number, maxP99: number, timeoutMs: number): Promise<Latency> => {
+export const measureLatency = async (
+  api: Api,
+  receiver: Receiver,
+  conversations: string[],
+  rate: number,
+  seconds: number,
+  maxP99: number,
+  timeoutMs: number,
+): Promise<Latency> => {
   const prefix = 'lat-';
   const statuses = new Statuses();
   const sentAt = new Map<string, number>();
@@ -243,9 +285,21 @@ export const measureLatency = async (api: Api, receiver: Receiver, conversations
   const latencies = [...first.entries()].map(([content, a]) => a.at - sentAt.get(content)!).sort((a, b) => a - b);
   const p99 = percentile(latencies, 99);
   return {
-    targetRate: rate, seconds, conversations: conversations.length, sent: n, sendRate: sendSpan > 0 ? (n - 1) / sendSpan : 0,
-    accepted: statuses.ok, non2xx: statuses.failed, statuses: statuses.byStatus, response: statuses.response, matched: first.size, duplicates,
-    p50: percentile(latencies, 50), p99, max: latencies.length ? latencies[latencies.length - 1] : NaN, maxP99,
+    targetRate: rate,
+    seconds,
+    conversations: conversations.length,
+    sent: n,
+    sendRate: sendSpan > 0 ? (n - 1) / sendSpan : 0,
+    accepted: statuses.ok,
+    non2xx: statuses.failed,
+    statuses: statuses.byStatus,
+    response: statuses.response,
+    matched: first.size,
+    duplicates,
+    p50: percentile(latencies, 50),
+    p99,
+    max: latencies.length ? latencies[latencies.length - 1] : NaN,
+    maxP99,
   };
 };
 
@@ -262,9 +316,15 @@ export interface DeliveryRecords {
 export const deliveryRecords = async (api: Api, endpoint: string): Promise<DeliveryRecords> => {
   const records: DeliveryRecords = { deliveries: 0, byStatus: {}, retried: 0, errors: {} };
   for (let after: string | null = null; ;) {
-    const res = await fetch(`${api.base}/webhook_endpoints/${endpoint}/deliveries?limit=100${after ? `&starting_after=${after}` : ''}`, { headers: { authorization: `Bearer ${api.key}` } });
+    const res = await fetch(`${api.base}/webhook_endpoints/${endpoint}/deliveries?limit=100${after ? `&starting_after=${after}` : ''}`, {
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     if (res.status !== 200) throw new Error(`GET /webhook_endpoints/${endpoint}/deliveries answered ${res.status}`);
-    const page = (await res.json()) as { data: { status: string; attempt_count: number; last_error: string | null }[]; has_more: boolean; next_cursor: string | null };
+    const page = (await res.json()) as {
+      data: { status: string; attempt_count: number; last_error: string | null }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    };
     for (const d of page.data) {
       records.deliveries++;
       records.byStatus[d.status] = (records.byStatus[d.status] ?? 0) + 1;

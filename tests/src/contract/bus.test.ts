@@ -63,8 +63,15 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.strictSame(info.config.subjects, [`${o.subjectPrefix}.support.>`]);
     t.equal(info.config.storage, 'file', 'file storage: messages survive a restart');
     t.equal(info.config.duplicate_window, 120_000 * 1e6, 'two-minute duplicate window');
-    await t.rejects(bus.publish('other.thing', 'm', {}), /outside the subjects of stream/, 'a subject the stream does not carry is an error, not a silent loss');
-    await t.rejects(bus.consume({ durable: 'other', subject: 'other.>' }, async () => undefined), /outside the subjects of stream/);
+    await t.rejects(
+      bus.publish('other.thing', 'm', {}),
+      /outside the subjects of stream/,
+      'a subject the stream does not carry is an error, not a silent loss',
+    );
+    await t.rejects(
+      bus.consume({ durable: 'other', subject: 'other.>' }, async () => undefined),
+      /outside the subjects of stream/,
+    );
     // Connecting with other subjects adds them to the existing stream, keeping the old ones.
     const again = await NatsBus.connect(natsUrl, { ...o, subjects: ['admin.>'] });
     t.strictSame([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);
@@ -102,8 +109,16 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await resumed.consume({ durable, subject: 'support.>' }, handler('resumed'));
     await publisher.publish('support.ticket.updated', 'marker', null);
     await waitFor(() => got.some(([, id]) => id === 'marker'));
-    t.strictSame(got, [['first', 'one', { n: 1 }, 1], ['resumed', 'two', { n: 2 }, 1], ['resumed', 'three', { n: 3 }, 1], ['resumed', 'marker', null, 1]],
-      'nothing reached the closed subscription; the resumed one gets each message once, in order');
+    t.strictSame(
+      got,
+      [
+        ['first', 'one', { n: 1 }, 1],
+        ['resumed', 'two', { n: 2 }, 1],
+        ['resumed', 'three', { n: 3 }, 1],
+        ['resumed', 'marker', null, 1],
+      ],
+      'nothing reached the closed subscription; the resumed one gets each message once, in order',
+    );
     await resumed.close();
     await publisher.close();
   });
@@ -112,7 +127,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const o = options();
     const consumerBus = await open(o);
     const got: string[] = [];
-    await consumerBus.consume({ durable: 'dedup', subject: 'support.>' }, async (m) => { got.push(`${m.id}:${JSON.stringify(m.data)}`); await m.ack(); });
+    await consumerBus.consume({ durable: 'dedup', subject: 'support.>' }, async (m) => {
+      got.push(`${m.id}:${JSON.stringify(m.data)}`);
+      await m.ack();
+    });
     // From two connections, as two processes retrying the same publish would.
     const a = await open(o);
     const b = await open(o);
@@ -131,7 +149,9 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const bus = await open(o);
     const nc = await connect({ servers: natsUrl });
     const jsm = await nc.jetstreamManager();
-    const first = await bus.consume({ durable: 'reused', subject: 'support.a.>', ackWaitMs: 1000 }, async (m) => { await m.ack(); });
+    const first = await bus.consume({ durable: 'reused', subject: 'support.a.>', ackWaitMs: 1000 }, async (m) => {
+      await m.ack();
+    });
     let info = await jsm.consumers.info(o.stream, 'reused');
     t.equal(info.config.ack_wait, 1000 * 1e6);
     t.equal(info.config.filter_subject, `${o.subjectPrefix}.support.a.>`);
@@ -139,7 +159,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.equal(info.config.ack_policy, 'explicit');
     await first.close();
     const got: string[] = [];
-    const second = await bus.consume({ durable: 'reused', subject: 'support.>', ackWaitMs: 2000 }, async (m) => { got.push(m.subject); await m.ack(); });
+    const second = await bus.consume({ durable: 'reused', subject: 'support.>', ackWaitMs: 2000 }, async (m) => {
+      got.push(m.subject);
+      await m.ack();
+    });
     info = await jsm.consumers.info(o.stream, 'reused');
     t.equal(info.config.ack_wait, 2000 * 1e6);
     t.equal(info.config.filter_subject, `${o.subjectPrefix}.support.>`);
@@ -159,7 +182,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await bus.publish('support.other', 'early-other', {});
     await bus.publish('support.events.w.b', 'early-2', { n: 2 });
     const got: string[] = [];
-    const sub = await bus.consume({ durable: 'late', subject: 'support.events.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    const sub = await bus.consume({ durable: 'late', subject: 'support.events.>' }, async (m) => {
+      got.push(m.id);
+      await m.ack();
+    });
     await bus.publish('support.events.w.c', 'later', { n: 3 });
     await bus.publish('support.events.w.d', 'marker', null);
     await waitFor(() => got.includes('marker'));
@@ -192,7 +218,10 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     const durable = 'restart';
     const got: string[] = [];
     const first = await open(o);
-    const sub = await first.consume({ durable, subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    const sub = await first.consume({ durable, subject: 'support.>' }, async (m) => {
+      got.push(m.id);
+      await m.ack();
+    });
     await sub.close();
     await first.publish('support.e', 'kept', {});
     await first.close();
@@ -200,26 +229,49 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     await server!.restart();
 
     const second = await open(o);
-    await second.consume({ durable, subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
+    await second.consume({ durable, subject: 'support.>' }, async (m) => {
+      got.push(m.id);
+      await m.ack();
+    });
     await waitFor(() => got.length === 1, 10_000);
     t.strictSame(got, ['kept']);
     await second.close();
   });
 
-  t.test('a bus whose server restarts reconnects and keeps consuming', { skip: server ? false : 'NATS_URL is an external server: not restarted' }, async (t) => {
-    const o = options();
-    const bus = await open(o);
-    const got: string[] = [];
-    await bus.consume({ durable: 'reconnect', subject: 'support.>' }, async (m) => { got.push(m.id); await m.ack(); });
-    await bus.publish('support.e', 'before', {});
-    await waitFor(() => got.length === 1);
-    await server!.restart();
-    // The client reconnects on its own; publish retries until it has.
-    let lastError: unknown = null;
-    await until(() => bus.publish('support.e', 'after', {}).then(() => true, (e) => { lastError = e; return false; }), 15_000, 200, 'a publish after the restart')
-      .catch((e) => { throw lastError ?? e; });
-    await waitFor(() => got.length === 2, 15_000);
-    t.strictSame(got, ['before', 'after']);
-    await bus.close();
-  });
+  t.test(
+    'a bus whose server restarts reconnects and keeps consuming',
+    { skip: server ? false : 'NATS_URL is an external server: not restarted' },
+    async (t) => {
+      const o = options();
+      const bus = await open(o);
+      const got: string[] = [];
+      await bus.consume({ durable: 'reconnect', subject: 'support.>' }, async (m) => {
+        got.push(m.id);
+        await m.ack();
+      });
+      await bus.publish('support.e', 'before', {});
+      await waitFor(() => got.length === 1);
+      await server!.restart();
+      // The client reconnects on its own; publish retries until it has.
+      let lastError: unknown = null;
+      await until(
+        () =>
+          bus.publish('support.e', 'after', {}).then(
+            () => true,
+            (e) => {
+              lastError = e;
+              return false;
+            },
+          ),
+        15_000,
+        200,
+        'a publish after the restart',
+      ).catch((e) => {
+        throw lastError ?? e;
+      });
+      await waitFor(() => got.length === 2, 15_000);
+      t.strictSame(got, ['before', 'after']);
+      await bus.close();
+    },
+  );
 });

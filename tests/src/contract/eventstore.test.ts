@@ -20,8 +20,25 @@ t.test('sqlite adapter: a second process sees appends of the first', async (t) =
   const service = new SqliteEventStore(join(dir, 'events.sqlite'));
   const admin = new SqliteEventStore(join(dir, 'events.sqlite'));
   const seen: string[] = [];
-  const sub = service.subscribe(await service.head(), async (batch) => { seen.push(...batch.map((e) => e.type)); }, (err) => t.fail(String(err)));
-  await admin.append('x-1', [{ id: '00000000-0000-4000-8000-000000000001', type: 'x.happened', data: {}, metadata: { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() } }], 'no_stream');
+  const sub = service.subscribe(
+    await service.head(),
+    async (batch) => {
+      seen.push(...batch.map((e) => e.type));
+    },
+    (err) => t.fail(String(err)),
+  );
+  await admin.append(
+    'x-1',
+    [
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        type: 'x.happened',
+        data: {},
+        metadata: { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() },
+      },
+    ],
+    'no_stream',
+  );
   // Only the poll can bring it: the other handle's in-process wake-up does not reach this one.
   // (How soon is a latency, for the benchmark; the deadline only fails a poll that never comes.)
   await until(() => seen.length > 0, 10_000, 10, 'the append seen by the other handle');
@@ -37,7 +54,13 @@ t.test('sqlite adapter: local appends are delivered without waiting for the poll
   // A one-minute poll: only the in-process wake-up can deliver within the deadline below.
   const store = new SqliteEventStore(join(dir, 'events.sqlite'), 60_000);
   let delivered = 0;
-  const sub = store.subscribe(await store.head(), async (batch) => { delivered += batch.length; }, (err) => t.fail(String(err)));
+  const sub = store.subscribe(
+    await store.head(),
+    async (batch) => {
+      delivered += batch.length;
+    },
+    (err) => t.fail(String(err)),
+  );
   const event = () => ({ id: randomUUID(), type: 'x.e', data: {}, metadata: { workspace_id: null, actor: 'system', request_id: null, occurred_at: '' } });
   let stalled = -1;
   // Two appends in quick succession, as a command with a reservation makes, are where a
@@ -46,7 +69,9 @@ t.test('sqlite adapter: local appends are delivered without waiting for the poll
     await store.append(`wake-${i}`, [event()], 'no_stream');
     await store.append(`wake-${i}`, [event()], 0);
     // 10 s, well below the 60 s poll: only a lost wake-up lets the deadline pass.
-    await until(() => delivered >= 2 * (i + 1), 10_000, 1).catch(() => { stalled = i; });
+    await until(() => delivered >= 2 * (i + 1), 10_000, 1).catch(() => {
+      stalled = i;
+    });
   }
   t.equal(stalled, -1, 'every append was delivered without waiting for the poll');
   await sub.close();
@@ -60,13 +85,24 @@ t.test('sqlite adapter: close() waits for the batch in flight, and nothing is ha
   t.teardown(() => store.close());
   const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata: { workspace_id: null, actor: 'system', request_id: null, occurred_at: '' } });
   let release = () => {};
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const handled: string[] = [];
-  const sub = store.subscribe(await store.head(), async (batch) => { handled.push(...batch.map((e) => e.type)); await gate; }, (err) => t.fail(String(err)));
+  const sub = store.subscribe(
+    await store.head(),
+    async (batch) => {
+      handled.push(...batch.map((e) => e.type));
+      await gate;
+    },
+    (err) => t.fail(String(err)),
+  );
   await store.append('x-1', [event('x.first')], 'no_stream');
   await until(() => handled.length === 1);
   let closed = false;
-  const closing = sub.close().then(() => { closed = true; });
+  const closing = sub.close().then(() => {
+    closed = true;
+  });
   await store.append('x-2', [event('x.second')], 'no_stream');
   // The handler is held at the gate, so a close() that waits for it cannot have returned yet.
   await new Promise((r) => setImmediate(r));

@@ -27,9 +27,12 @@ t.test('sqlite adapter uses its indexes for id, cursor and filter lookups', asyn
   const db = new Database(join(dir, 'read.sqlite'));
   const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
   const ws = "json_extract(doc, '$.workspace_id') = 'w'";
-  t.match(plan('SELECT doc FROM rm_things WHERE id = \'x\''), /SEARCH .*PRIMARY KEY|SEARCH rm_things USING PRIMARY KEY/);
+  t.match(plan("SELECT doc FROM rm_things WHERE id = 'x'"), /SEARCH .*PRIMARY KEY|SEARCH rm_things USING PRIMARY KEY/);
   t.match(plan(`SELECT doc FROM rm_things WHERE ${ws} AND id < 'x' ORDER BY id DESC LIMIT 21`), /SEARCH rm_things USING INDEX ix_things_workspace_id/);
-  t.match(plan(`SELECT doc FROM rm_things WHERE ${ws} AND json_extract(doc, '$.status') = 'open' ORDER BY id DESC LIMIT 21`), /SEARCH rm_things USING INDEX ix_things_workspace_id_status/);
+  t.match(
+    plan(`SELECT doc FROM rm_things WHERE ${ws} AND json_extract(doc, '$.status') = 'open' ORDER BY id DESC LIMIT 21`),
+    /SEARCH rm_things USING INDEX ix_things_workspace_id_status/,
+  );
   t.notMatch(plan(`SELECT doc FROM rm_things WHERE ${ws} ORDER BY id DESC LIMIT 21`), /SCAN rm_things(?! USING)/);
   db.close();
 });
@@ -93,7 +96,10 @@ t.test('mongodb: the API queries are served by their indexes (explain)', mongo, 
     const name = `${spec.name}: ${site}`;
     const index = servingIndex(spec, query)!;
     const { filter, sort, limit } = mongoQuery(query);
-    let cursor = db.collection(`rm_${spec.name}`).find(filter as Document).sort(sort);
+    let cursor = db
+      .collection(`rm_${spec.name}`)
+      .find(filter as Document)
+      .sort(sort);
     if (limit !== undefined) cursor = cursor.limit(limit);
     const explain = await cursor.explain('queryPlanner');
     if (explain.serverInfo?.ferretdbVersion) {
@@ -110,7 +116,10 @@ t.test('mongodb: the API queries are served by their indexes (explain)', mongo, 
       const stages = planStages(explain.queryPlanner?.winningPlan);
       const kinds = stages.map((s) => String(s.stage));
       t.notOk(kinds.includes('COLLSCAN'), `${name}: no collection scan (${kinds.join(' < ')})`);
-      t.notOk(kinds.some((k) => k === 'SORT' || k === 'SORT_KEY_GENERATOR'), `${name}: no in-memory sort (${kinds.join(' < ')})`);
+      t.notOk(
+        kinds.some((k) => k === 'SORT' || k === 'SORT_KEY_GENERATOR'),
+        `${name}: no in-memory sort (${kinds.join(' < ')})`,
+      );
       const scans = stages.filter((s) => s.stage === 'IXSCAN');
       t.ok(scans.length > 0, `${name}: an index scan (${kinds.join(' < ')})`);
       const conditions = Object.keys(query.where ?? {});
@@ -123,5 +132,9 @@ t.test('mongodb: the API queries are served by their indexes (explain)', mongo, 
   // By id: pushed down to FerretDB's primary key, an id lookup on MongoDB.
   const byId = await db.collection<{ _id: string }>('rm_customers').find({ _id: 'x_00000' }).explain('queryPlanner');
   if (byId.serverInfo?.ferretdbVersion) t.equal(byId.filterPushdown, true, 'a get by id is pushed down');
-  else t.notOk(planStages(byId.queryPlanner?.winningPlan).some((s) => s.stage === 'COLLSCAN'), 'a get by id uses the id index');
+  else
+    t.notOk(
+      planStages(byId.queryPlanner?.winningPlan).some((s) => s.stage === 'COLLSCAN'),
+      'a get by id uses the id index',
+    );
 });

@@ -22,8 +22,14 @@ const HOUR = { baseMs: 3_600_000, maxMs: 3_600_000 };
 const networked = (inner: EventStore): EventStore => {
   const later = () => new Promise((resolve) => setImmediate(resolve));
   return {
-    append: async (...args) => { await later(); return inner.append(...args); },
-    readStream: async (...args) => { await later(); return inner.readStream(...args); },
+    append: async (...args) => {
+      await later();
+      return inner.append(...args);
+    },
+    readStream: async (...args) => {
+      await later();
+      return inner.readStream(...args);
+    },
     readAll: (...args) => inner.readAll(...args),
     subscribe: (...args) => inner.subscribe(...args),
     head: () => inner.head(),
@@ -37,10 +43,20 @@ const setup = async (t: Test, concurrency: number) => {
   const lines: string[] = [];
   const config = loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   const engines = openEngines(config);
-  const app = new Application({ config, log: jsonLogger('info', {}, (l) => lines.push(l)), projector: true, engines: { ...engines, events: networked(engines.events) } });
+  const app = new Application({
+    config,
+    log: jsonLogger('info', {}, (l) => lines.push(l)),
+    projector: true,
+    engines: { ...engines, events: networked(engines.events) },
+  });
   await app.start();
   const deliverer = new Deliverer(app, app.log, { policy: HOUR, concurrency, extra: { ca: readFileSync(receiver.caFile) } });
-  t.teardown(async () => { await deliverer.stop(); await receiver.close(); await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await deliverer.stop();
+    await receiver.close();
+    await app.stop();
+    removeDir(dir);
+  });
   const ctx = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(ctx, { name: 'Bookkeeping' });
   const wctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
@@ -51,7 +67,13 @@ const setup = async (t: Test, concurrency: number) => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const id = `whd_${String(i).padStart(26, '0')}`;
-      const event = { id: `evt_${String(i).padStart(26, '0')}`, workspace_id: workspace.id, type: 'customer.created', data: { object: 'customer', n: i }, created_at: new Date().toISOString() };
+      const event = {
+        id: `evt_${String(i).padStart(26, '0')}`,
+        workspace_id: workspace.id,
+        type: 'customer.created',
+        data: { object: 'customer', n: i },
+        created_at: new Date().toISOString(),
+      };
       await app.webhookRecords.recordEvent(event);
       await app.webhookRecords.enqueue({ id, workspace_id: workspace.id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type });
       ids.push(id);
@@ -65,7 +87,9 @@ const setup = async (t: Test, concurrency: number) => {
 /** Attempts wait at the receiver until `release` answers them all with `reply`. */
 const gate = (receiver: Receiver, status: number) => {
   let open!: () => void;
-  const opened = new Promise<void>((resolve) => { open = resolve; });
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   receiver.reply = () => ({ status, body: `answer ${status}`, hold: opened });
   return open;
 };
@@ -82,18 +106,33 @@ t.test('200 deliveries failing at once to one endpoint: every failure counted, d
   await until(async () => (await Promise.all(ids.map(delivery))).every((d) => d?.attempt_count === 1), 30_000);
 
   const stream = await app.engines.events.readStream(webhookEndpointStream(endpoint.id));
-  const counted = stream.filter((e) => e.type === 'webhook_endpoint.delivery_failed').map((e) => (e.data as { consecutive_failures: number }).consecutive_failures);
-  t.strictSame(counted, Array.from({ length: 15 }, (_, i) => i + 1), 'failures 1 to 15 are counted, then the counter stands still');
-  t.strictSame(stream.map((e) => e.type).filter((type) => type !== 'webhook_endpoint.delivery_failed'), [
-    'webhook_endpoint.created', 'webhook_endpoint.failure_warning', 'webhook_endpoint.disabled',
-  ]);
+  const counted = stream
+    .filter((e) => e.type === 'webhook_endpoint.delivery_failed')
+    .map((e) => (e.data as { consecutive_failures: number }).consecutive_failures);
+  t.strictSame(
+    counted,
+    Array.from({ length: 15 }, (_, i) => i + 1),
+    'failures 1 to 15 are counted, then the counter stands still',
+  );
+  t.strictSame(
+    stream.map((e) => e.type).filter((type) => type !== 'webhook_endpoint.delivery_failed'),
+    ['webhook_endpoint.created', 'webhook_endpoint.failure_warning', 'webhook_endpoint.disabled'],
+  );
   const disabledAt = stream.findIndex((e) => e.type === 'webhook_endpoint.disabled');
   t.strictSame((stream[disabledAt - 1].data as { consecutive_failures: number }).consecutive_failures, 15, 'disabled right after the 15th failure');
   await app.settle(stream[stream.length - 1].position);
   t.match(await app.reads.webhookEndpointDocs.get(endpoint.id), { status: 'disabled', consecutive_failures: 15 });
   const booked = await Promise.all(ids.map(delivery));
-  t.strictSame(new Set(booked.map((d) => `${d?.status} ${d?.attempt_count} ${d?.response_status}`)), new Set(['pending 1 503']), 'each delivery booked its one attempt');
-  t.strictSame(lines.filter((l) => /"level":"error"/.test(l)), [], 'nothing failed unexpectedly');
+  t.strictSame(
+    new Set(booked.map((d) => `${d?.status} ${d?.attempt_count} ${d?.response_status}`)),
+    new Set(['pending 1 503']),
+    'each delivery booked its one attempt',
+  );
+  t.strictSame(
+    lines.filter((l) => /"level":"error"/.test(l)),
+    [],
+    'nothing failed unexpectedly',
+  );
 });
 
 t.test('a retry requested while an attempt is in flight is kept when the attempt is booked', async (t) => {
@@ -108,7 +147,10 @@ t.test('a retry requested while an attempt is in flight is kept when the attempt
   await receiver.waitFor('/hook', 2);
   await until(async () => (await delivery(id))?.attempt_count === 2 && (await delivery(id))?.status === 'succeeded', 10_000);
   t.match(await delivery(id), { status: 'succeeded', attempt_count: 2, response_status: 200, next_retry_at: null });
-  t.strictSame(receiver.on('/hook').map((r) => r.headers['service-webhook-id']), [id, id]);
+  t.strictSame(
+    receiver.on('/hook').map((r) => r.headers['service-webhook-id']),
+    [id, id],
+  );
 });
 
 t.test('an outcome is booked once per attempt', async (t) => {

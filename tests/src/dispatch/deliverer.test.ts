@@ -15,7 +15,11 @@ const setup = async (t: Test) => {
   const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: silentLogger, projector: true });
   await app.start();
   const deliverer = new Deliverer(app, silentLogger, { policy: { baseMs: 60_000, maxMs: 60_000 } });
-  t.teardown(async () => { await deliverer.stop(); await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await deliverer.stop();
+    await app.stop();
+    removeDir(dir);
+  });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(admin, { name: 'Deliverer' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
@@ -23,7 +27,13 @@ const setup = async (t: Test) => {
   const endpoint = await app.webhookEndpoints.create(ctx, { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] });
   await app.settle(endpoint.position);
   const at = app.clock.now().toISOString();
-  await app.webhookRecords.recordEvent({ id: 'evt_test1', workspace_id: workspace.id, type: 'ping', data: { object: 'webhook_endpoint', id: endpoint.id }, created_at: at });
+  await app.webhookRecords.recordEvent({
+    id: 'evt_test1',
+    workspace_id: workspace.id,
+    type: 'ping',
+    data: { object: 'webhook_endpoint', id: endpoint.id },
+    created_at: at,
+  });
   await app.webhookRecords.enqueue({ id: 'whd_test1', workspace_id: workspace.id, endpoint_id: endpoint.id, event_id: 'evt_test1', event_type: 'ping' });
   return { app, deliverer, workspaceId: workspace.id, endpointId: endpoint.id };
 };

@@ -10,7 +10,10 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   const dir = tempDir('intake-');
   const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: silentLogger, projector: true });
   await app.start();
-  t.teardown(async () => { await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(admin, { name: 'Intake' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };

@@ -11,24 +11,41 @@ import { until } from '../support/wait';
 t.test('a notice refused the same way every time is skipped and logged; the next notices are sent', async (t) => {
   const dir = tempDir('notifier-');
   const lines: string[] = [];
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: jsonLogger('info', {}, (l) => lines.push(l)), projector: true });
+  const app = new Application({
+    config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
+    log: jsonLogger('info', {}, (l) => lines.push(l)),
+    projector: true,
+  });
   await app.start();
   const sent: Mail[] = [];
   let refusals = 0;
   let outage = 2;
   const mailer: Mailer = {
     async send(mail) {
-      if (outage > 0) { outage--; throw new Error('connect ECONNREFUSED'); }
-      if (mail.to === 'bounce@example.com') { refusals++; throw new Error('550 mailbox unavailable'); }
+      if (outage > 0) {
+        outage--;
+        throw new Error('connect ECONNREFUSED');
+      }
+      if (mail.to === 'bounce@example.com') {
+        refusals++;
+        throw new Error('550 mailbox unavailable');
+      }
       sent.push(mail);
     },
   };
   const notifier = new Notifier(app, mailer, app.log, { backoff: { baseMs: 1, maxMs: 5 }, skipPoisonAfter: 3 });
-  t.teardown(async () => { await notifier.stop(); await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await notifier.stop();
+    await app.stop();
+    removeDir(dir);
+  });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const endpointOf = async (email: string) => {
     const { workspace } = await app.workspaces.create(admin, { name: email, email });
-    const ep = await app.webhookEndpoints.create({ workspaceId: workspace.id, actor: 'test', requestId: null }, { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] });
+    const ep = await app.webhookEndpoints.create(
+      { workspaceId: workspace.id, actor: 'test', requestId: null },
+      { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] },
+    );
     await app.settle(ep.position);
     return ep.id;
   };
@@ -39,10 +56,15 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   await app.webhookEndpoints.recordAttempt(fine, { delivery_id: 'whd_2', ok: false, gone: true, error: 'HTTP 410' });
   await notifier.start();
   await until(async () => sent.length === 1, 10_000);
-  t.strictSame(sent.map((m) => [m.to, m.subject]), [['ops@example.com', `Webhook endpoint ${fine} was disabled`]]);
+  t.strictSame(
+    sent.map((m) => [m.to, m.subject]),
+    [['ops@example.com', `Webhook endpoint ${fine} was disabled`]],
+  );
   t.strictSame(refusals, 3, 'the outage was waited out; the refusal was tried three times');
   const skipped = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'poison event skipped after failing the same way repeatedly');
-  t.match(skipped, [{ consumer: 'notifier', type: 'webhook_endpoint.disabled', stream: `webhook_endpoint-${bouncing}`, position: /^\d+/, error: '550 mailbox unavailable' }]);
+  t.match(skipped, [
+    { consumer: 'notifier', type: 'webhook_endpoint.disabled', stream: `webhook_endpoint-${bouncing}`, position: /^\d+/, error: '550 mailbox unavailable' },
+  ]);
   t.strictSame(skipped.length, 1);
   t.match(notifier.health(), { status: 'running', skipped: 1 });
 });

@@ -11,7 +11,10 @@ import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';
 
 const ev = (type: string, ws: string | null = 'ws_1'): NewEvent => ({
-  id: randomUUID(), type, data: { n: type }, metadata: { workspace_id: ws, actor: 'system', request_id: null, occurred_at: new Date().toISOString() },
+  id: randomUUID(),
+  type,
+  data: { n: type },
+  metadata: { workspace_id: ws, actor: 'system', request_id: null, occurred_at: new Date().toISOString() },
 });
 
 t.test('the relay publishes every event in log order, resumes from its checkpoint, and a re-publish is dropped', async (t) => {
@@ -19,16 +22,27 @@ t.test('the relay publishes every event in log order, resumes from its checkpoin
   const events = new SqliteEventStore(join(dir, 'events.sqlite'));
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
   const bus = new MemoryBus();
-  t.teardown(async () => { await bus.close(); await events.close(); await reads.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await bus.close();
+    await events.close();
+    await reads.close();
+    removeDir(dir);
+  });
   const got: BusMessage[] = [];
-  await bus.consume({ durable: 'test', subject: 'support.events.>' }, async (m) => { got.push(m); await m.ack(); });
+  await bus.consume({ durable: 'test', subject: 'support.events.>' }, async (m) => {
+    got.push(m);
+    await m.ack();
+  });
 
   await events.append('conversation-a', [ev('conversation.created'), ev('message.created')], 'no_stream');
   await events.append('workspace-b', [ev('workspace.created', null)], 'no_stream');
   const first = new Relay(events, reads, bus, silentLogger);
   await first.start();
   await until(() => got.length >= 3);
-  t.strictSame(got.map((m) => m.subject), ['support.events.ws_1.conversation.created', 'support.events.ws_1.message.created', 'support.events._.workspace.created']);
+  t.strictSame(
+    got.map((m) => m.subject),
+    ['support.events.ws_1.conversation.created', 'support.events.ws_1.message.created', 'support.events._.workspace.created'],
+  );
   const recorded = fromBusMessage(got[1].data);
   t.equal(recorded.type, 'message.created');
   t.equal(recorded.position.commit, 2n, 'positions survive the trip as bigints');
@@ -52,9 +66,16 @@ t.test('the relay publishes every event in log order, resumes from its checkpoin
   await events.append('conversation-a', [ev('conversation.closed')], 2);
   await until(() => got.some((m) => m.subject.endsWith('.conversation.closed')));
   await third.stop();
-  t.strictSame(got.map((m) => m.subject), [
-    'support.events.ws_1.conversation.created', 'support.events.ws_1.message.created', 'support.events._.workspace.created',
-    'support.events.ws_1.conversation.updated', 'support.events.ws_1.conversation.closed',
-  ], 'no duplicates reached the consumer');
+  t.strictSame(
+    got.map((m) => m.subject),
+    [
+      'support.events.ws_1.conversation.created',
+      'support.events.ws_1.message.created',
+      'support.events._.workspace.created',
+      'support.events.ws_1.conversation.updated',
+      'support.events.ws_1.conversation.closed',
+    ],
+    'no duplicates reached the consumer',
+  );
   t.equal(await reads.getCheckpoint('relay'), '5');
 });

@@ -10,21 +10,35 @@ t.test('the SLA monitor on an injected clock: at risk, breached, once each, noth
   const clock: Clock = { now: () => new Date(now) };
   const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
   await app.start();
-  t.teardown(async () => { await app.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(admin, { name: 'SLA', sla_tracking: true });
   const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
-  await app.imports.run({ ...admin, workspaceId: workspace.id }, {
-    tickets: [
-      { id: 'tkt_01J00000000000000000000001', subject: 'first response due in 60 min', created_at: at(0), sla_first_response_due_at: at(60) },
-      { id: 'tkt_01J00000000000000000000002', subject: 'answered', created_at: at(0), first_response_at: at(1), sla_first_response_due_at: at(60) },
-      { id: 'tkt_01J00000000000000000000003', subject: 'resolution due in 100 min', created_at: at(0), sla_resolution_due_at: at(100) },
-    ],
-  });
+  await app.imports.run(
+    { ...admin, workspaceId: workspace.id },
+    {
+      tickets: [
+        { id: 'tkt_01J00000000000000000000001', subject: 'first response due in 60 min', created_at: at(0), sla_first_response_due_at: at(60) },
+        { id: 'tkt_01J00000000000000000000002', subject: 'answered', created_at: at(0), first_response_at: at(1), sla_first_response_due_at: at(60) },
+        { id: 'tkt_01J00000000000000000000003', subject: 'resolution due in 100 min', created_at: at(0), sla_resolution_due_at: at(100) },
+      ],
+    },
+  );
   await app.settle(null);
   const monitor = new SlaMonitor(app, silentLogger);
-  const slaEvents = async () => (await app.engines.events.readAll(START, 10_000)).filter((e) => e.type.startsWith('sla.')).map((e) => `${e.stream}:${e.type}:${(e.data as { sla_metric: string }).sla_metric}`);
-  const scanAt = async (minutes: number) => { now += minutes * 60_000; const n = await monitor.scan(); await app.settle(null); return n; };
+  const slaEvents = async () =>
+    (await app.engines.events.readAll(START, 10_000))
+      .filter((e) => e.type.startsWith('sla.'))
+      .map((e) => `${e.stream}:${e.type}:${(e.data as { sla_metric: string }).sla_metric}`);
+  const scanAt = async (minutes: number) => {
+    now += minutes * 60_000;
+    const n = await monitor.scan();
+    await app.settle(null);
+    return n;
+  };
 
   t.equal(await scanAt(47), 0, 'at 47 minutes nothing is at risk');
   t.equal(await scanAt(1), 1, 'at 48 minutes (80 % of 60) the first ticket is at risk');

@@ -34,5 +34,13 @@ t.test('abuse protection: the third identical message in a row, or a flood', asy
   const flood = Array.from({ length: 10 }, (_, i) => ({ sender_type: 'customer', content: `q${i}`, created_at: at(55 - i) }));
   t.equal(abuseVerdict(flood, 'q10', now), 'flood');
   t.equal(abuseVerdict(flood.slice(1), 'q10', now), null, 'nine in a minute is fine');
-  t.equal(abuseVerdict(flood.map((m) => ({ ...m, created_at: at(120) })), 'q10', now), null, 'older than a minute does not count');
+  t.equal(
+    abuseVerdict(
+      flood.map((m) => ({ ...m, created_at: at(120) })),
+      'q10',
+      now,
+    ),
+    null,
+    'older than a minute does not count',
+  );
 });

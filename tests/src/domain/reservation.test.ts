@@ -12,14 +12,22 @@ t.test('a held value refuses another owner, naming the holder', async (t) => {
   t.strictSame(r, { _tag: 'Left', left: { kind: 'conflict', message: 'value already taken', details: { owner: 'a' } } });
 });
 t.test('a released value can be claimed by another', async (t) =>
-  given([claimedByA, { type: 'reservation.released', data: { owner: 'a' } }]).when({ type: 'claim', owner: 'b' })
-    .then(t, [{ type: 'reservation.claimed', data: { owner: 'b' } }]));
+  given([claimedByA, { type: 'reservation.released', data: { owner: 'a' } }])
+    .when({ type: 'claim', owner: 'b' })
+    .then(t, [{ type: 'reservation.claimed', data: { owner: 'b' } }]),
+);
 t.test('only the owner releases', async (t) => {
   given([claimedByA]).when({ type: 'release', owner: 'b' }).then(t, []);
-  given([claimedByA]).when({ type: 'release', owner: 'a' }).then(t, [{ type: 'reservation.released', data: { owner: 'a' } }]);
+  given([claimedByA])
+    .when({ type: 'release', owner: 'a' })
+    .then(t, [{ type: 'reservation.released', data: { owner: 'a' } }]);
 });
 t.test('take over only from the named holder', async (t) => {
-  given([claimedByA]).when({ type: 'take_over', owner: 'b', from: 'a' })
-    .then(t, [{ type: 'reservation.released', data: { owner: 'a' } }, { type: 'reservation.claimed', data: { owner: 'b' } }]);
+  given([claimedByA])
+    .when({ type: 'take_over', owner: 'b', from: 'a' })
+    .then(t, [
+      { type: 'reservation.released', data: { owner: 'a' } },
+      { type: 'reservation.claimed', data: { owner: 'b' } },
+    ]);
   given([claimedByA]).when({ type: 'take_over', owner: 'b', from: 'c' }).thenFails(t, 'conflict');
 });

@@ -13,9 +13,27 @@ t.test('npm run --silent admin prints exactly one JSON object', async (t) => {
 });
 
 t.test('workspace create, set and get', async (t) => {
-  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Ops', '--slug', 'ops-team', '--plan', 'enterprise', '--credits', '50', '--sla-tracking', 'on');
+  const ws = await adminJson<{ id: string }>(
+    dir,
+    'workspace',
+    'create',
+    '--name',
+    'Ops',
+    '--slug',
+    'ops-team',
+    '--plan',
+    'enterprise',
+    '--credits',
+    '50',
+    '--sla-tracking',
+    'on',
+  );
   t.match(ws, { name: 'Ops', slug: 'ops-team', plan: 'enterprise', credits: 50, sla_tracking: true });
-  t.match(await adminJson(dir, 'workspace', 'set', '--id', ws.id, '--plan', 'starter', '--sla-tracking', 'off'), { plan: 'starter', credits: 50, sla_tracking: false });
+  t.match(await adminJson(dir, 'workspace', 'set', '--id', ws.id, '--plan', 'starter', '--sla-tracking', 'off'), {
+    plan: 'starter',
+    credits: 50,
+    sla_tracking: false,
+  });
   t.match(await adminJson(dir, 'workspace', 'get', '--id', ws.id), { id: ws.id, plan: 'starter' });
   const taken = await admin(dir, 'workspace', 'create', '--name', 'Again', '--slug', 'ops-team', '--json');
   t.equal(taken.code, 1);
@@ -29,13 +47,32 @@ t.test('key create: access levels, scopes, environment, expiry', async (t) => {
   const full = await adminJson<{ id: string; key: string; scopes: string[] }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'full');
   t.match(full, { id: /^key_/, key: /^sk_live_/, name: 'full', environment: 'live' });
   t.equal(full.scopes.length, 12);
-  const ro = await adminJson<{ scopes: string[] }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'ro', '--access', 'read_only', '--environment', 'test');
+  const ro = await adminJson<{ scopes: string[] }>(
+    dir,
+    'key',
+    'create',
+    '--workspace',
+    ws.id,
+    '--name',
+    'ro',
+    '--access',
+    'read_only',
+    '--environment',
+    'test',
+  );
   t.match(ro, { key: /^sk_test_/, environment: 'test' });
   t.ok(ro.scopes.every((s) => s.endsWith(':read')));
   const custom = await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'c', '--scopes', 'tickets:read,channels:read');
   t.match(custom, { scopes: ['tickets:read', 'channels:read'] });
-  t.match(await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'e', '--expires-at', '2030-01-01T00:00:00Z'), { expires_at: '2030-01-01T00:00:00.000Z' });
-  for (const args of [['--scopes', 'everything'], ['--access', 'root'], ['--environment', 'prod'], ['--expires-at', 'tomorrow']]) {
+  t.match(await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'e', '--expires-at', '2030-01-01T00:00:00Z'), {
+    expires_at: '2030-01-01T00:00:00.000Z',
+  });
+  for (const args of [
+    ['--scopes', 'everything'],
+    ['--access', 'root'],
+    ['--environment', 'prod'],
+    ['--expires-at', 'tomorrow'],
+  ]) {
     const r = await admin(dir, 'key', 'create', '--workspace', ws.id, '--name', 'bad', ...args, '--json');
     t.equal(r.code, 1, `${args.join(' ')} is refused`);
     t.equal(r.stdout, '');
@@ -69,9 +106,21 @@ t.test('usage errors go to stderr with a non-zero exit', async (t) => {
 
 t.test('events replay streams history as JSON lines; projections rebuild reports counts', async (t) => {
   const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Audit');
-  const lines = (await admin(dir, 'events', 'replay', '--workspace', ws.id)).stdout.trim().split('\n').map((l) => JSON.parse(l));
-  t.match(lines[0], { type: 'workspace.created', stream: `workspace-${ws.id}`, revision: 0, position: String, metadata: { workspace_id: ws.id, actor: 'admin', occurred_at: String } });
-  const all = (await admin(dir, 'events', 'replay')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = (await admin(dir, 'events', 'replay', '--workspace', ws.id)).stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  t.match(lines[0], {
+    type: 'workspace.created',
+    stream: `workspace-${ws.id}`,
+    revision: 0,
+    position: String,
+    metadata: { workspace_id: ws.id, actor: 'admin', occurred_at: String },
+  });
+  const all = (await admin(dir, 'events', 'replay')).stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const from = all[all.length - 2].position;
   const tail = (await admin(dir, 'events', 'replay', '--from', from)).stdout.trim().split('\n');
   t.equal(tail.length, 1, '--from resumes after the given position');

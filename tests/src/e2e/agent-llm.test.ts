@@ -12,13 +12,16 @@ let mode: 'good' | 'slow' | 'malformed' = 'good';
 const seen: { auth?: string; body: any }[] = [];
 const fake = http.createServer((req, res) => {
   let raw = '';
-  req.on('data', (c) => { raw += c; });
+  req.on('data', (c) => {
+    raw += c;
+  });
   req.on('end', () => {
     seen.push({ auth: req.headers.authorization, body: JSON.parse(raw) });
     if (mode === 'slow') return; // never answers; the service's timeout decides
-    const content = mode === 'good'
-      ? JSON.stringify({ messages: ['Refunds are possible for 30 days after delivery.'], quick_replies: [], buttons: [], images: [], citations: [1] })
-      : 'Sure! Refunds are possible.';
+    const content =
+      mode === 'good'
+        ? JSON.stringify({ messages: ['Refunds are possible for 30 days after delivery.'], quick_replies: [], buttons: [], images: [], citations: [1] })
+        : 'Sure! Refunds are possible.';
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] }));
   });
@@ -30,12 +33,22 @@ const dir = tempDir();
 t.before(async () => {
   await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
   const { port } = fake.address() as AddressInfo;
-  svc = await startService(dir, { LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_API_KEY: 'sk-test-llm', LLM_MODEL_ESSENTIAL: 'tiny-model', LLM_TIMEOUT_MS: '500' });
+  svc = await startService(dir, {
+    LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    LLM_API_KEY: 'sk-test-llm',
+    LLM_MODEL_ESSENTIAL: 'tiny-model',
+    LLM_TIMEOUT_MS: '500',
+  });
   ws = await tenant(svc.baseUrl, dir, { name: 'Llm' });
   await importArticles(dir, ws, [{ id: kbId(31), title: 'Refund policy', content: 'We refund any order within 30 days of delivery.' }]);
   await enableAgent(ws, { tone: 'professional', custom_instructions: 'Always sign as Ada.' });
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); fake.closeAllConnections(); fake.close(); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+  fake.closeAllConnections();
+  fake.close();
+});
 
 t.test('a turn is answered by the model, with sources only from the passages it cites', async (t) => {
   mode = 'good';
@@ -64,5 +77,8 @@ t.test('a slow or malformed model answer falls back to the grounded responder, l
   }
   const warnings = svc.output.filter((l) => /"level":"warn"/.test(l) && /fallback/.test(l));
   t.equal(warnings.length, 2, 'each fallback is logged');
-  t.notOk(svc.output.some((l) => l.includes('sk-test-llm')), 'the API key never reaches the log');
+  t.notOk(
+    svc.output.some((l) => l.includes('sk-test-llm')),
+    'the API key never reaches the log',
+  );
 });

@@ -14,25 +14,42 @@ const dir = tempDir();
 
 export const ARTICLES = [
   {
-    id: kbId(1), title: 'Refund policy',
-    content: '# Refund policy\n\nWe refund any order within 30 days of delivery. Refunds go back to the original payment method within 5 business days.\n\n'
-      + '## How to ask for a refund\n\nOpen [your orders page](https://shop.example.com/orders) and choose Request refund on the order. '
-      + '![The refund button](https://cdn.example.com/img/refund-button.png)',
+    id: kbId(1),
+    title: 'Refund policy',
+    content:
+      '# Refund policy\n\nWe refund any order within 30 days of delivery. Refunds go back to the original payment method within 5 business days.\n\n' +
+      '## How to ask for a refund\n\nOpen [your orders page](https://shop.example.com/orders) and choose Request refund on the order. ' +
+      '![The refund button](https://cdn.example.com/img/refund-button.png)',
   },
-  { id: kbId(2), title: 'Shipping times', content: 'Standard shipping takes 3 to 5 business days. Express shipping arrives the next business day when you order before 2 pm.' },
-  { id: kbId(3), title: 'Resetting your password', content: 'To reset your password, open the sign-in page and click Forgot password. We e-mail you a reset link that is valid for one hour.' },
+  {
+    id: kbId(2),
+    title: 'Shipping times',
+    content: 'Standard shipping takes 3 to 5 business days. Express shipping arrives the next business day when you order before 2 pm.',
+  },
+  {
+    id: kbId(3),
+    title: 'Resetting your password',
+    content: 'To reset your password, open the sign-in page and click Forgot password. We e-mail you a reset link that is valid for one hour.',
+  },
   { id: kbId(4), title: 'Secret refund roadmap', content: 'Refund refunds refunded: a draft that must never be searched.', status: 'draft' },
   { id: kbId(5), title: 'Internal refund exceptions', content: 'Refund exceptions for refunds over 30 days, for staff only.', ai_agent_enabled: false },
 ];
 /** The first three articles under ids of their own: article ids are global, a workspace imports its own. */
 let copies = 0;
-const ownArticles = () => { copies++; return ARTICLES.slice(0, 3).map((a, i) => ({ ...a, id: kbId(1000 * copies + i) })); };
+const ownArticles = () => {
+  copies++;
+  return ARTICLES.slice(0, 3).map((a, i) => ({ ...a, id: kbId(1000 * copies + i) }));
+};
 const REFUND_Q = 'How many days do I have to get a refund for my order?';
 const OFF_TOPIC = 'Which football team won the league in 1998?';
 
 const events = async (workspaceId: string) => {
   const r = await admin(dir, 'events', 'replay', '--workspace', workspaceId);
-  return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; stream: string; data: any });
+  return r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; stream: string; data: any });
 };
 const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', workspaceId)).credits;
 
@@ -41,15 +58,25 @@ t.before(async () => {
   ws = await tenant(svc.baseUrl, dir, { name: 'Agent' });
   await importArticles(dir, ws, ARTICLES);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('GET /agent without a configuration answers the disabled default with every field', async (t) => {
   const fresh = await tenant(svc.baseUrl, dir, { name: 'Fresh' });
   const r = await fresh.api.get('/agent');
   t.equal(r.status, 200);
   t.strictSame(r.body, {
-    object: 'agent', name: 'AI Agent', avatar_url: null, is_enabled: false, tone: 'friendly', response_length: 'balanced', custom_instructions: null,
-    model_tier: 'essential', escalation: { enabled: false, keywords: [], after_replies: null },
+    object: 'agent',
+    name: 'AI Agent',
+    avatar_url: null,
+    is_enabled: false,
+    tone: 'friendly',
+    response_length: 'balanced',
+    custom_instructions: null,
+    model_tier: 'essential',
+    escalation: { enabled: false, keywords: [], after_replies: null },
     deployed_channels: { api: false, widget: false, whatsapp: false, facebook: false, instagram: false, telegram: false, mcp: false },
   });
 });
@@ -60,14 +87,29 @@ t.test('PATCH /agent changes only the given fields, merges deployed_channels, an
   t.equal(first.status, 200);
   t.match(first.body, { name: 'Ada', is_enabled: false, deployed_channels: { widget: true, api: false } });
   const second = (await w.api.patch('/agent', { tone: 'casual', deployed_channels: { api: true }, escalation: { enabled: true, keywords: ['human'] } })).body;
-  t.match(second, { name: 'Ada', tone: 'casual', deployed_channels: { widget: true, api: true }, escalation: { enabled: true, keywords: ['human'], after_replies: null } });
+  t.match(second, {
+    name: 'Ada',
+    tone: 'casual',
+    deployed_channels: { widget: true, api: true },
+    escalation: { enabled: true, keywords: ['human'], after_replies: null },
+  });
   t.strictSame((await w.api.get('/agent')).body, second, 'read back as written');
   for (const bad of [
-    { name: '' }, { name: 'x'.repeat(101) }, { custom_instructions: 'x'.repeat(2001) }, { escalation: { after_replies: 0 } }, { escalation: { after_replies: 11 } },
-    { escalation: { after_replies: 2.5 } }, { tone: 'rude' }, { response_length: 'long' }, { model_tier: 'mega' }, { deployed_channels: { email: true } },
-    { is_enabled: 'yes' }, { avatar_url: 'https://x.io/a.png' }, { unknown: 1 },
+    { name: '' },
+    { name: 'x'.repeat(101) },
+    { custom_instructions: 'x'.repeat(2001) },
+    { escalation: { after_replies: 0 } },
+    { escalation: { after_replies: 11 } },
+    { escalation: { after_replies: 2.5 } },
+    { tone: 'rude' },
+    { response_length: 'long' },
+    { model_tier: 'mega' },
+    { deployed_channels: { email: true } },
+    { is_enabled: 'yes' },
+    { avatar_url: 'https://x.io/a.png' },
+    { unknown: 1 },
   ]) {
-    expectError(t, await w.api.patch("/agent", { is_enabled: true, ...bad }), 400, undefined, JSON.stringify(bad).slice(0, 60));
+    expectError(t, await w.api.patch('/agent', { is_enabled: true, ...bad }), 400, undefined, JSON.stringify(bad).slice(0, 60));
   }
   t.strictSame((await w.api.get('/agent')).body, second, 'a rejected PATCH changed nothing');
   t.equal((await w.api.patch('/agent', { custom_instructions: null, escalation: { after_replies: 10 } })).body.escalation.after_replies, 10);
@@ -80,7 +122,11 @@ t.test('PATCH /agent changes only the given fields, merges deployed_channels, an
     expectError(t, await w.api.patch('/agent', blank), 400, 'validation_error', JSON.stringify(blank));
   }
   const astral = '\u{1F600}'.repeat(100);
-  t.equal((await w.api.patch('/agent', { name: astral, custom_instructions: '\u{1F600}'.repeat(2000) })).body.name, astral, '100 characters of two UTF-16 units each');
+  t.equal(
+    (await w.api.patch('/agent', { name: astral, custom_instructions: '\u{1F600}'.repeat(2000) })).body.name,
+    astral,
+    '100 characters of two UTF-16 units each',
+  );
 });
 
 t.test('plans: pro allows essential and pro; ultra is enterprise-only (403 PLAN_LIMIT_REACHED)', async (t) => {
@@ -127,14 +173,27 @@ t.test('a grounded turn: new api conversation, messages recorded, sources cited,
 
   const conv = (await ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
   t.match(conv, { channel: 'api', customer_email: 'ann@example.com', message_count: 1 + r.body.messages.length });
-  t.ok((await ws.api.get('/conversations')).body.data.some((c: { id: string }) => c.id === conv.id), 'visible in the inbox');
+  t.ok(
+    (await ws.api.get('/conversations')).body.data.some((c: { id: string }) => c.id === conv.id),
+    'visible in the inbox',
+  );
   const msgs = (await ws.api.get(`/conversations/${conv.id}/messages`)).body.data.reverse();
-  t.strictSame(msgs.map((m: { sender_type: string }) => m.sender_type), ['customer', ...r.body.messages.map(() => 'ai')]);
-  t.strictSame(msgs.slice(1).map((m: { content: string }) => m.content), r.body.messages);
+  t.strictSame(
+    msgs.map((m: { sender_type: string }) => m.sender_type),
+    ['customer', ...r.body.messages.map(() => 'ai')],
+  );
+  t.strictSame(
+    msgs.slice(1).map((m: { content: string }) => m.content),
+    r.body.messages,
+  );
   const customer = (await ws.api.get('/customers?search=ann@example.com')).body.data[0];
   t.equal(conv.customer_id, customer.id, 'the customer was created and linked');
 
-  const again = await ws.api.post('/agent/messages', { message: 'And how long does the money take to come back?', conversation_id: conv.id, customer: { email: 'other@example.com' } });
+  const again = await ws.api.post('/agent/messages', {
+    message: 'And how long does the money take to come back?',
+    conversation_id: conv.id,
+    customer: { email: 'other@example.com' },
+  });
   t.equal(again.body.conversation_id, conv.id, 'the conversation continues');
   t.equal((await ws.api.get(`/conversations/${conv.id}`)).body.customer_id, customer.id, '`customer` is used only for a new conversation');
   const created = (await events(ws.workspaceId)).filter((e) => e.stream === `conversation-${conv.id}` && e.type === 'message.created');
@@ -178,7 +237,10 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
   t.not(conv.assignee, 'ai');
   const recorded = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated');
-  t.strictSame(recorded.map((e) => e.data), [{ id: r.conversation_id, reason: 'no_answer', keyword: null }]);
+  t.strictSame(
+    recorded.map((e) => e.data),
+    [{ id: r.conversation_id, reason: 'no_answer', keyword: null }],
+  );
   const silent = (await w.api.post('/agent/messages', { message: REFUND_Q, conversation_id: r.conversation_id })).body;
   t.match(silent, { messages: [], credits_used: 0, escalated: false });
   await w.api.patch(`/conversations/${r.conversation_id}`, { assignee: 'ai' });
@@ -198,7 +260,14 @@ t.test('webhook events: agent.escalated carries the conversation, lead.captured 
   t.equal(r.escalated, true);
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
   let logged: any[] = [];
-  await until(async () => { logged = (await w.api.get('/events')).body.data; return logged.length === 2; }, 10_000, 50);
+  await until(
+    async () => {
+      logged = (await w.api.get('/events')).body.data;
+      return logged.length === 2;
+    },
+    10_000,
+    50,
+  );
   const byType = Object.fromEntries(logged.map((e) => [e.type, e.data]));
   t.match(byType['agent.escalated'], { object: 'conversation', id: r.conversation_id, assignee: null });
   t.match(byType['lead.captured'], { object: 'customer', id: conv.customer_id, email: 'hook.lead@example.com' });
@@ -253,10 +322,13 @@ t.test('lead capture: an e-mail in a message creates and links the customer and 
   t.equal(more.conversation_id, conv.id);
   t.equal((await ws.api.get(`/customers/${conv.customer_id}`)).body.phone, '+1 415 555 0134', 'the phone updates the same customer');
   const leads = (await events(ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === conv.id);
-  t.strictSame(leads.map((e) => e.data), [
-    { id: conv.customer_id, conversation_id: conv.id, email: 'lead.person@example.org', phone: null },
-    { id: conv.customer_id, conversation_id: conv.id, email: null, phone: '+1 415 555 0134' },
-  ]);
+  t.strictSame(
+    leads.map((e) => e.data),
+    [
+      { id: conv.customer_id, conversation_id: conv.id, email: 'lead.person@example.org', phone: null },
+      { id: conv.customer_id, conversation_id: conv.id, email: null, phone: '+1 415 555 0134' },
+    ],
+  );
 });
 
 t.test('credits are exact under concurrency: 50 turns against 10 credits give 10 replies and a balance of 0', async (t) => {
@@ -290,7 +362,11 @@ t.test('POST /agent/search: passages best first, top_k, never a draft or AI-disa
   expectError(t, await ws.api.post('/agent/search', { query: 'x', top_k: 21 }), 400);
   const articles = (await ws.api.get('/knowledge_base/articles?limit=100')).body.data;
   const indexed = Object.fromEntries(articles.map((a: { id: string; indexed: boolean }) => [a.id, a.indexed]));
-  t.strictSame([1, 2, 3, 4, 5].map((n) => indexed[kbId(n)]), [true, true, true, false, false], 'indexed: searchable ones only');
+  t.strictSame(
+    [1, 2, 3, 4, 5].map((n) => indexed[kbId(n)]),
+    [true, true, true, false, false],
+    'indexed: searchable ones only',
+  );
 });
 
 t.test('knowledge is per workspace; unpublishing removes an article from search', async (t) => {
@@ -330,6 +406,9 @@ t.test('a restart keeps the balance and rebuilds the index from the log', async 
   ws = { ...ws, api: (await keyFor(svc.baseUrl, dir, ws.workspaceId)).api };
   t.equal(await credits(ws.workspaceId), balance);
   t.equal((await ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');
-  t.ok(svc.output.some((l) => /knowledge index ready/.test(l)), 'the start-up log says the index was rebuilt');
+  t.ok(
+    svc.output.some((l) => /knowledge index ready/.test(l)),
+    'the start-up log says the index was rebuilt',
+  );
   t.equal(await indexedEvents(), flagsBefore, 'the rebuild records no `indexed` flag again');
 });

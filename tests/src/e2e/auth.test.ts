@@ -7,8 +7,13 @@ import { keyFor, tenant } from '../support/workspace';
 
 let svc: Service;
 const dir = tempDir();
-t.before(async () => { svc = await startService(dir); });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.before(async () => {
+  svc = await startService(dir);
+});
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('GET / and GET /me describe the API and the key', async (t) => {
   const { api, workspaceId } = await tenant(svc.baseUrl, dir, { name: 'Acme Corp' });
@@ -17,7 +22,11 @@ t.test('GET / and GET /me describe the API and the key', async (t) => {
   t.match(root.body, { object: 'api', version: '1.0.0', name: String, documentation_url: /\/v1\/openapi\.json$/ });
   const me = await api.get('/me');
   t.equal(me.status, 200);
-  t.match(me.body, { object: 'workspace_context', workspace: { object: 'workspace', id: workspaceId, name: 'Acme Corp', slug: 'acme-corp' }, environment: 'live' });
+  t.match(me.body, {
+    object: 'workspace_context',
+    workspace: { object: 'workspace', id: workspaceId, name: 'Acme Corp', slug: 'acme-corp' },
+    environment: 'live',
+  });
   t.equal(me.body.scopes.length, 12);
 });
 
@@ -82,7 +91,7 @@ t.test('plans: none answers 402, starter 403 forbidden', async (t) => {
   expectError(t, await starter.api.get('/'), 403, 'forbidden');
 });
 
-t.test('one workspace never sees another one\'s data', async (t) => {
+t.test("one workspace never sees another one's data", async (t) => {
   const a = await tenant(svc.baseUrl, dir, { name: 'A' });
   const b = await tenant(svc.baseUrl, dir, { name: 'B' });
   const customer = (await a.api.post('/customers', { email: 'shared@example.com', name: 'Only A' })).body;

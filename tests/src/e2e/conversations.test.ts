@@ -13,15 +13,35 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('create: default channel api, every field, empty body allowed', async (t) => {
   const r = await ws.api.post('/conversations');
   t.equal(r.status, 201);
   t.match(r.body, {
-    object: 'conversation', id: /^conv_[0-9A-Z]{26}$/, status: 'open', channel: 'api', channel_id: null, customer_id: null, customer_name: null,
-    customer_email: null, assignee: null, priority: 'normal', tags: [], external_id: null, is_pinned: false, resolution_type: null,
-    message_count: 0, custom_action_memory: null, resolved_at: null, created_at: String, updated_at: String, metadata: {},
+    object: 'conversation',
+    id: /^conv_[0-9A-Z]{26}$/,
+    status: 'open',
+    channel: 'api',
+    channel_id: null,
+    customer_id: null,
+    customer_name: null,
+    customer_email: null,
+    assignee: null,
+    priority: 'normal',
+    tags: [],
+    external_id: null,
+    is_pinned: false,
+    resolution_type: null,
+    message_count: 0,
+    custom_action_memory: null,
+    resolved_at: null,
+    created_at: String,
+    updated_at: String,
+    metadata: {},
   });
   t.strictSame((await ws.api.get(`/conversations/${r.body.id}`)).body, r.body);
   const wa = await ws.api.post('/conversations', { channel: 'whatsapp', metadata: { order: 'A-1' } });
@@ -57,11 +77,24 @@ t.test('PATCH: close (and legacy resolved), reopen, priority, tags, assignee', a
   expectError(t, await ws.api.patch(`/conversations/${c.id}`, { status: 'pending' }), 400);
   expectError(t, await ws.api.patch(`/conversations/${c.id}`, { priority: 'p1' }), 400);
   const replay = await admin(dir, 'events', 'replay');
-  const types = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stream: string; type: string }).filter((e) => e.stream === `conversation-${c.id}`).map((e) => e.type);
-  t.strictSame(types, ['conversation.created', 'conversation.updated', 'conversation.closed', 'conversation.updated', 'conversation.updated', 'conversation.updated', 'conversation.updated']);
+  const types = replay.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { stream: string; type: string })
+    .filter((e) => e.stream === `conversation-${c.id}`)
+    .map((e) => e.type);
+  t.strictSame(types, [
+    'conversation.created',
+    'conversation.updated',
+    'conversation.closed',
+    'conversation.updated',
+    'conversation.updated',
+    'conversation.updated',
+    'conversation.updated',
+  ]);
 });
 
-t.test('ids: malformed is a 400, unknown is a 404, another workspace\'s is a 404', async (t) => {
+t.test("ids: malformed is a 400, unknown is a 404, another workspace's is a 404", async (t) => {
   const bad = await ws.api.get('/conversations/not-an-id');
   expectError(t, bad, 400);
   t.match(bad.body.error.message, /conversation id/);
@@ -82,27 +115,52 @@ t.test('ids: malformed is a 400, unknown is a 404, another workspace\'s is a 404
 
 t.test('messages: agent messages, newest first, counted; client_message_id dedup', async (t) => {
   const c = (await ws.api.post('/conversations', { customer: { email: 'msg@example.com' } })).body;
-  const m1 = await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Hello there', attachments: [{ url: 'https://x.io/a.png' }], channel_metadata: { k: 1 } });
+  const m1 = await ws.api.post(`/conversations/${c.id}/messages`, {
+    content: 'Hello there',
+    attachments: [{ url: 'https://x.io/a.png' }],
+    channel_metadata: { k: 1 },
+  });
   t.equal(m1.status, 201);
   t.match(m1.body, {
-    object: 'message', id: /^msg_/, conversation_id: c.id, ticket_id: null, sender_type: 'agent', sender_id: ws.keyId, content: 'Hello there',
-    visibility: 'public', channel: 'api', external_id: null, attachments: [{ url: 'https://x.io/a.png' }], is_read: true, created_at: String,
+    object: 'message',
+    id: /^msg_/,
+    conversation_id: c.id,
+    ticket_id: null,
+    sender_type: 'agent',
+    sender_id: ws.keyId,
+    content: 'Hello there',
+    visibility: 'public',
+    channel: 'api',
+    external_id: null,
+    attachments: [{ url: 'https://x.io/a.png' }],
+    is_read: true,
+    created_at: String,
   });
   const m2 = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second', client_message_id: 'client-1' })).body;
   const again = await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second (retry)', client_message_id: 'client-1' });
   t.equal(again.status, 201);
   t.strictSame(again.body, m2, 'the first message is returned, nothing created');
   const list = (await ws.api.get(`/conversations/${c.id}/messages`)).body;
-  t.strictSame(list.data.map((m: { id: string }) => m.id), [m2.id, m1.body.id]);
+  t.strictSame(
+    list.data.map((m: { id: string }) => m.id),
+    [m2.id, m1.body.id],
+  );
   t.equal((await ws.api.get(`/conversations/${c.id}`)).body.message_count, 2);
   const page = (await ws.api.get(`/conversations/${c.id}/messages?limit=1`)).body;
   t.match(page, { has_more: true, next_cursor: m2.id });
-  t.strictSame((await ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id), [m1.body.id]);
+  t.strictSame(
+    (await ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id),
+    [m1.body.id],
+  );
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: '' }), 400);
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: 'x', client_message_id: 'x'.repeat(129) }), 400);
   expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, {}), 400);
   const other = (await ws.api.post('/conversations')).body;
-  t.not((await ws.api.post(`/conversations/${other.id}/messages`, { content: 'x', client_message_id: 'client-1' })).body.id, m2.id, 'dedup is per conversation');
+  t.not(
+    (await ws.api.post(`/conversations/${other.id}/messages`, { content: 'x', client_message_id: 'client-1' })).body.id,
+    m2.id,
+    'dedup is per conversation',
+  );
 });
 
 t.test('list filters: status, channel, customer_id, priority, channel_id', async (t) => {
@@ -135,7 +193,15 @@ t.test('scopes: messages:write to post, conversations:write to create', async (t
 t.test('a conversation on a kind of channel joins the workspace channel of that kind, whose count follows', async (t) => {
   const o = await tenant(svc.baseUrl, dir);
   const file = join(tempDir('import-'), 'channels.json');
-  writeFileSync(file, JSON.stringify({ channels: [{ type: 'widget', name: 'Site widget', status: 'connected' }, { type: 'whatsapp', name: 'WA' }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      channels: [
+        { type: 'widget', name: 'Site widget', status: 'connected' },
+        { type: 'whatsapp', name: 'WA' },
+      ],
+    }),
+  );
   const report = await adminJson<{ channels: { ids: string[] } }>(dir, 'import', '--workspace', o.workspaceId, '--file', file);
   const [widget] = report.channels.ids;
   await until(async () => (await o.api.get('/channels')).body.data.length === 2, 10_000);

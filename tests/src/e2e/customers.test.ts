@@ -10,15 +10,35 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('create returns every field of the resource', async (t) => {
-  const r = await ws.api.post('/customers', { email: 'grace@example.com', phone: '+1 555 0100', name: 'Grace Hopper', external_id: 'crm-42', metadata: { plan: 'gold', seats: 3 } });
+  const r = await ws.api.post('/customers', {
+    email: 'grace@example.com',
+    phone: '+1 555 0100',
+    name: 'Grace Hopper',
+    external_id: 'crm-42',
+    metadata: { plan: 'gold', seats: 3 },
+  });
   t.equal(r.status, 201);
   t.match(r.body, {
-    object: 'customer', id: /^cus_[0-9A-Z]{26}$/, email: 'grace@example.com', phone: '+1 555 0100', name: 'Grace Hopper', avatar_url: null,
-    status: 'active', tags: [], external_id: 'crm-42', metadata: { plan: 'gold', seats: 3 }, conversation_count: 0,
-    first_contact_at: null, last_contact_at: null, created_at: String,
+    object: 'customer',
+    id: /^cus_[0-9A-Z]{26}$/,
+    email: 'grace@example.com',
+    phone: '+1 555 0100',
+    name: 'Grace Hopper',
+    avatar_url: null,
+    status: 'active',
+    tags: [],
+    external_id: 'crm-42',
+    metadata: { plan: 'gold', seats: 3 },
+    conversation_count: 0,
+    first_contact_at: null,
+    last_contact_at: null,
+    created_at: String,
   });
   t.ok(!Number.isNaN(Date.parse(r.body.created_at)), 'created_at is ISO 8601');
   t.strictSame((await ws.api.get(`/customers/${r.body.id}`)).body, r.body, 'GET returns the same resource');
@@ -43,7 +63,10 @@ t.test('dedup: email ignoring case, phone ignoring format, external_id exactly',
 
 t.test('concurrent creates of one person make one customer', async (t) => {
   const replies = await Promise.all(Array.from({ length: 8 }, () => ws.api.post('/customers', { email: 'race@example.com' })));
-  t.strictSame(replies.map((r) => r.status), Array(8).fill(201));
+  t.strictSame(
+    replies.map((r) => r.status),
+    Array(8).fill(201),
+  );
   t.equal(new Set(replies.map((r) => r.body.id)).size, 1);
 });
 

@@ -17,7 +17,10 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('unknown routes and methods answer in the envelope', async (t) => {
   expectError(t, await ws.api.get('/nothing-here'), 404, 'not_found');
@@ -34,11 +37,16 @@ t.test('unknown routes and methods answer in the envelope', async (t) => {
 const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
   new Promise<{ status: number; allow: string | undefined; body: any }>((resolve, reject) => {
     const url = new URL(svc.baseUrl + path);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { Authorization: `Bearer ${ws.key}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body: text ? JSON.parse(text) : null }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method, headers: { Authorization: `Bearer ${ws.key}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body: text ? JSON.parse(text) : null }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -70,7 +78,10 @@ t.test('Content-Encoding: decoded when valid, 400 when the body does not decode,
   t.equal((await raw('POST', '/tags', { ...json, 'Content-Encoding': 'gzip' }, cut)).status, 400, 'a truncated gzip body');
   const foo = await raw('POST', '/tags', { ...json, 'Content-Encoding': 'foo' }, body);
   t.strictSame([foo.status, foo.body?.error?.code], [415, 'unsupported_media_type']);
-  t.notOk(svc.output.some((l) => /unhandled error/.test(l)), 'nothing reached the 500 path');
+  t.notOk(
+    svc.output.some((l) => /unhandled error/.test(l)),
+    'nothing reached the 500 path',
+  );
 });
 
 t.test('a body that is not valid UTF-8 is refused (400); valid multibyte text is kept', async (t) => {
@@ -122,7 +133,9 @@ t.test('a key named __proto__ is refused at any depth, by name, as the document 
   t.strictSame(fine.body.metadata, { note: '__proto__', proto: { constructor: 1 } });
   const doc = (await ws.api.get('/openapi.json')).body;
   t.match(doc.paths['/conversations/{id}/messages'].post.requestBody.content['application/json'].schema.properties.channel_metadata, {
-    type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' },
+    type: 'object',
+    propertyNames: { not: { const: '__proto__' } },
+    additionalProperties: { $ref: '#/components/schemas/JsonValue' },
   });
   t.match(doc.components.schemas.JsonValue.anyOf[2], { type: 'object', propertyNames: { not: { const: '__proto__' } } });
 });
@@ -134,7 +147,10 @@ t.test('schema failures name every offending field, without a code', async (t) =
   t.match(r.body.error.message, /email must be a string/);
   t.match(r.body.error.message, /phone must be a string/);
   t.match(r.body.error.message, /metadata must be an object/);
-  t.strictSame(r.body.error.details.fields.map((f: { field: string }) => f.field), ['email', 'phone', 'metadata']);
+  t.strictSame(
+    r.body.error.details.fields.map((f: { field: string }) => f.field),
+    ['email', 'phone', 'metadata'],
+  );
 });
 
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
@@ -146,19 +162,41 @@ t.test('the OpenAPI document is served without a key and covers every route', as
     t.ok(r.body.paths[path]?.[route.method], `${route.method.toUpperCase()} ${path}`);
   }
   t.ok(r.body.paths['/openapi.json']?.get, 'the document describes itself');
-  t.strictSame(Object.keys(r.body.paths['/customers'].post.responses).sort(), ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'], 'shared error responses per operation');
-  t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, { anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }], properties: { phone: { pattern: '[0-9]' } } });
+  t.strictSame(
+    Object.keys(r.body.paths['/customers'].post.responses).sort(),
+    ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'],
+    'shared error responses per operation',
+  );
+  t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, {
+    anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }],
+    properties: { phone: { pattern: '[0-9]' } },
+  });
   t.match(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer, { anyOf: Array });
   t.ok(r.body.paths['/mcp']?.post, 'and the MCP endpoint');
   for (const path of ['/agent', '/agent/messages', '/agent/search']) t.ok(r.body.paths[path], path);
-  t.match(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema, { properties: { object: { const: 'agent_response' }, credits_used: { type: 'integer' } } });
-  t.match(r.body.paths['/agent'].patch.requestBody.content['application/json'].schema.properties, { name: { minLength: 1, maxLength: 100 }, custom_instructions: { maxLength: 2000 } });
+  t.match(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema, {
+    properties: { object: { const: 'agent_response' }, credits_used: { type: 'integer' } },
+  });
+  t.match(r.body.paths['/agent'].patch.requestBody.content['application/json'].schema.properties, {
+    name: { minLength: 1, maxLength: 100 },
+    custom_instructions: { maxLength: 2000 },
+  });
   const create = r.body.paths['/customers'].post;
-  t.match(create.requestBody.content['application/json'].schema, { type: 'object', additionalProperties: false, properties: { email: { type: 'string' }, metadata: { type: 'object' } } });
+  t.match(create.requestBody.content['application/json'].schema, {
+    type: 'object',
+    additionalProperties: false,
+    properties: { email: { type: 'string' }, metadata: { type: 'object' } },
+  });
   t.match(create.responses['201'].content['application/json'].schema, { properties: { object: { const: 'customer' } } });
   const list = r.body.paths['/customers'].get.parameters;
-  t.match(list.find((p: { name: string }) => p.name === 'limit'), { in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } });
-  t.match(r.body.paths['/tags'].post.requestBody.content['application/json'].schema, { required: ['name'], properties: { name: { minLength: 1, maxLength: 100 } } });
+  t.match(
+    list.find((p: { name: string }) => p.name === 'limit'),
+    { in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+  );
+  t.match(r.body.paths['/tags'].post.requestBody.content['application/json'].schema, {
+    required: ['name'],
+    properties: { name: { minLength: 1, maxLength: 100 } },
+  });
 });
 
 t.test('links: a created id feeds its get, patch and delete; every link names an operation and its parameters', async (t) => {
@@ -168,14 +206,21 @@ t.test('links: a created id feeds its get, patch and delete; every link names an
     PatchCustomersId: { operationId: 'patchCustomersId', parameters: { id: '$response.body#/id' } },
   });
   t.strictSame(Object.keys(doc.paths['/webhook_endpoints'].post.responses['201'].links), [
-    'GetWebhookendpointsId', 'PatchWebhookendpointsId', 'DeleteWebhookendpointsId', 'PostWebhookendpointsIdRollsecret', 'PostWebhookendpointsIdTest', 'GetWebhookendpointsIdDeliveries',
+    'GetWebhookendpointsId',
+    'PatchWebhookendpointsId',
+    'DeleteWebhookendpointsId',
+    'PostWebhookendpointsIdRollsecret',
+    'PostWebhookendpointsIdTest',
+    'GetWebhookendpointsIdDeliveries',
   ]);
   const operations = new Map<string, { parameters?: { name: string }[] }>();
   for (const methods of Object.values<Record<string, { operationId: string; parameters?: { name: string }[] }>>(doc.paths)) {
     for (const op of Object.values(methods)) operations.set(op.operationId, op);
   }
   let count = 0;
-  for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>>(doc.paths)) {
+  for (const [path, methods] of Object.entries<
+    Record<string, { responses: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>
+  >(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       for (const link of Object.values(op.responses).flatMap((r) => Object.values(r.links ?? {}))) {
         count++;
@@ -195,14 +240,30 @@ t.test('links: a created id feeds its get, patch and delete; every link names an
 t.test('an unexpected failure is a 500 envelope with a request id, and no stack', async (t) => {
   const sdir = tempDir();
   const logged: string[] = [];
-  const log: Logger = { debug() {}, info() {}, warn() {}, error: (msg, f) => { logged.push(JSON.stringify({ msg, ...f })); }, child: () => log };
+  const log: Logger = {
+    debug() {},
+    info() {},
+    warn() {},
+    error: (msg, f) => {
+      logged.push(JSON.stringify({ msg, ...f }));
+    },
+    child: () => log,
+  };
   const engines = openEngines({ dataDir: sdir });
   // The customers table "fails", as a broken disk would; everything else works.
   const reads = engines.reads;
   const broken = Object.create(reads);
   broken.collection = <T extends Doc>(spec: CollectionSpec): Collection<T> => {
     const c = reads.collection<T>(spec);
-    return spec.name === 'customers' ? { ...c, get: c.get.bind(c), find: async () => { throw new Error('SQLITE_IOERR: disk I/O error at /secret/path'); } } : c;
+    return spec.name === 'customers'
+      ? {
+          ...c,
+          get: c.get.bind(c),
+          find: async () => {
+            throw new Error('SQLITE_IOERR: disk I/O error at /secret/path');
+          },
+        }
+      : c;
   };
   const app = new Application({ config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
   await app.start();
@@ -211,7 +272,11 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
   await app.settle(position);
   const server = createHttpApp(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  t.teardown(async () => { server.close(); await app.stop(); removeDir(sdir); });
+  t.teardown(async () => {
+    server.close();
+    await app.stop();
+    removeDir(sdir);
+  });
   const api = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, key);
   const r = await api.get('/customers');
   expectError(t, r, 500, 'internal_error');

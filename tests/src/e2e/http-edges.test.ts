@@ -6,19 +6,32 @@ import { removeDir, Service, startService, tempDir } from '../support/service';
 
 let svc: Service;
 const dir = tempDir();
-t.before(async () => { svc = await startService(dir, { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', LOG_LEVEL: 'debug' }); });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.before(async () => {
+  svc = await startService(dir, { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', LOG_LEVEL: 'debug' });
+});
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 /** Opens a raw connection, writes `parts` (never finishing the request) and resolves with what the server answered once it closes. */
-const slowClient = (parts: string[]) => new Promise<string>((resolve, reject) => {
-  const url = new URL(svc.baseUrl);
-  const socket = net.connect(Number(url.port), url.hostname, () => { for (const p of parts) socket.write(p); });
-  let answer = '';
-  socket.on('data', (c: Buffer) => { answer += c.toString(); });
-  socket.on('close', () => resolve(answer));
-  socket.on('error', reject);
-  socket.setTimeout(10_000, () => { socket.destroy(); reject(new Error('the server held the connection for 10 s')); });
-});
+const slowClient = (parts: string[]) =>
+  new Promise<string>((resolve, reject) => {
+    const url = new URL(svc.baseUrl);
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      for (const p of parts) socket.write(p);
+    });
+    let answer = '';
+    socket.on('data', (c: Buffer) => {
+      answer += c.toString();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => {
+      socket.destroy();
+      reject(new Error('the server held the connection for 10 s'));
+    });
+  });
 
 t.test('headers that never finish are cut off with 408', async (t) => {
   const answer = await slowClient(['GET /v1/me HTTP/1.1\r\nHost: x\r\n']);
@@ -26,7 +39,10 @@ t.test('headers that never finish are cut off with 408', async (t) => {
 });
 
 t.test('a chunked body that never ends is cut off with 408', async (t) => {
-  const answer = await slowClient(['POST /v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n', '5\r\n{"nam\r\n']);
+  const answer = await slowClient([
+    'POST /v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    '5\r\n{"nam\r\n',
+  ]);
   t.match(answer, /^HTTP\/1\.1 408/);
 });
 
@@ -35,12 +51,26 @@ t.test('a client that hangs up mid-request leaves only JSON log lines', async (t
     const url = new URL(svc.baseUrl);
     const socket = net.connect(Number(url.port), url.hostname, () => {
       socket.write('POST /v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
-      setImmediate(() => { socket.destroy(); resolve(); });
+      setImmediate(() => {
+        socket.destroy();
+        resolve();
+      });
     });
   });
   const answer = await slowClient(['GET /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
   t.match(answer, /^HTTP\/1\.1 401/, 'the service still answers');
-  const notJson = svc.output.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } });
+  const notJson = svc.output.filter((l) => {
+    try {
+      JSON.parse(l);
+      return false;
+    } catch {
+      return true;
+    }
+  });
   t.strictSame(notJson, [], 'every output line is JSON');
-  t.strictSame(svc.output.filter((l) => /"level":"error"/.test(l)), [], 'and none is an error');
+  t.strictSame(
+    svc.output.filter((l) => /"level":"error"/.test(l)),
+    [],
+    'and none is an error',
+  );
 });

@@ -19,7 +19,10 @@ t.before(async () => {
   await importArticles(dir, ws, [ARTICLE]);
   await enableAgent(ws);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 const connect = async (key: string) => {
   const mcp = new Client({ name: 'test-client', version: '1.0.0' });
@@ -88,7 +91,12 @@ t.test('another workspace sees none of this one through MCP', async (t) => {
 
 t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests', async (t) => {
   const anon = httpClient(svc.baseUrl);
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const unauth = await anon.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
   t.equal(unauth.status, 401);
   t.equal(unauth.body.success, false);
@@ -97,13 +105,18 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
   t.equal(raw.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier');
   t.match(raw.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'support-platform' } } });
   // Many clients at once: each request gets its own server, so ids never mix.
-  const calls = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
-    const mcp = await connect(ws.key);
-    const r = json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund', top_k: (i % 3) + 1 } }));
-    await mcp.close();
-    return r.data.length;
-  }));
-  t.strictSame(calls, calls.map(() => 1));
+  const calls = await Promise.all(
+    Array.from({ length: 8 }, async (_, i) => {
+      const mcp = await connect(ws.key);
+      const r = json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund', top_k: (i % 3) + 1 } }));
+      await mcp.close();
+      return r.data.length;
+    }),
+  );
+  t.strictSame(
+    calls,
+    calls.map(() => 1),
+  );
 });
 
 t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC errors from the transport', async (t) => {
@@ -117,8 +130,20 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
     { type: 'array', items: { $ref: '#/components/schemas/JsonRpcMessage' }, maxItems: 100, description: 'A batch of messages' },
   ]);
   const message = doc.components.schemas.JsonRpcMessage;
-  t.strictSame(message.anyOf.map((m: { required: string[] }) => m.required), [['jsonrpc', 'id', 'method'], ['jsonrpc', 'method'], ['jsonrpc', 'id', 'result'], ['jsonrpc', 'error']]);
-  t.match(message.anyOf[0].properties.params, { type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' } });
+  t.strictSame(
+    message.anyOf.map((m: { required: string[] }) => m.required),
+    [
+      ['jsonrpc', 'id', 'method'],
+      ['jsonrpc', 'method'],
+      ['jsonrpc', 'id', 'result'],
+      ['jsonrpc', 'error'],
+    ],
+  );
+  t.match(message.anyOf[0].properties.params, {
+    type: 'object',
+    propertyNames: { not: { const: '__proto__' } },
+    additionalProperties: { $ref: '#/components/schemas/JsonValue' },
+  });
   t.match(op.responses['406'].content['application/json'].schema, { required: ['jsonrpc', 'error', 'id'] });
 
   const both = { Accept: 'application/json, text/event-stream' };
@@ -127,15 +152,33 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
   t.strictSame(noMethod.body, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
   const jsonOnly = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { Accept: 'application/json' });
   t.equal(jsonOnly.status, 406);
-  t.strictSame(jsonOnly.body, { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null });
+  t.strictSame(jsonOnly.body, {
+    jsonrpc: '2.0',
+    error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' },
+    id: null,
+  });
   const unknown = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 'a', method: 'no/such/method' }, both);
   t.equal(unknown.status, 200, 'an unknown method is a JSON-RPC error in a 200');
   t.strictSame(unknown.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found' } });
   const notification = await ws.api.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, both);
   t.equal(notification.status, 202);
   t.equal(notification.text, '');
-  const batch = await ws.api.post('/mcp', [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }], both);
-  t.strictSame(batch.body, [{ result: {}, jsonrpc: '2.0', id: 1 }, { result: {}, jsonrpc: '2.0', id: 2 }], 'a batch is answered by an array');
+  const batch = await ws.api.post(
+    '/mcp',
+    [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ],
+    both,
+  );
+  t.strictSame(
+    batch.body,
+    [
+      { result: {}, jsonrpc: '2.0', id: 1 },
+      { result: {}, jsonrpc: '2.0', id: 2 },
+    ],
+    'a batch is answered by an array',
+  );
   const version = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...both, 'Mcp-Protocol-Version': '1999-01-01' });
   t.equal(version.status, 400);
   t.match(version.body, { jsonrpc: '2.0', error: { code: -32000, message: /Unsupported protocol version/ }, id: null });

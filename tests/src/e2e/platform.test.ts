@@ -12,7 +12,10 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) => {
   const p = await tenant(svc.baseUrl, dir);
@@ -76,7 +79,13 @@ t.test('Idempotency keys are scoped per workspace', async (t) => {
 
 t.test('every response carries the RateLimit headers and a request id', async (t) => {
   const anon = client(svc.baseUrl);
-  for (const r of [await ws.api.get('/me'), await ws.api.get('/nope'), await anon.get('/me'), await anon.get('/openapi.json'), await ws.api.post('/tags', '{bad')]) {
+  for (const r of [
+    await ws.api.get('/me'),
+    await ws.api.get('/nope'),
+    await anon.get('/me'),
+    await anon.get('/openapi.json'),
+    await ws.api.post('/tags', '{bad'),
+  ]) {
     t.match(r.headers.get('ratelimit-limit'), /^\d+$/);
     t.match(r.headers.get('ratelimit-remaining'), /^\d+$/);
     t.match(r.headers.get('ratelimit-reset'), /^\d+$/);
@@ -90,13 +99,17 @@ t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) =>
   // application/rate-limiter.test.ts): a run that a window boundary cut in two is redone.
   const rdir = tempDir();
   const limited = await startService(rdir, { RATE_LIMIT_SCALE: '0.05' });
-  t.teardown(async () => { await limited.stop(); removeDir(rdir); });
+  t.teardown(async () => {
+    await limited.stop();
+    removeDir(rdir);
+  });
 
   /** A new workspace with five keys that the service accepts; waiting for them spends no read. */
   const freshKeys = async (): Promise<Client[]> => {
     const { id } = await adminJson<{ id: string }>(rdir, 'workspace', 'create', '--name', 'Limited');
     const keys: Client[] = [];
-    for (let i = 0; i < 5; i++) keys.push(client(limited.baseUrl, (await adminJson<{ key: string }>(rdir, 'key', 'create', '--workspace', id, '--name', `k${i}`)).key));
+    for (let i = 0; i < 5; i++)
+      keys.push(client(limited.baseUrl, (await adminJson<{ key: string }>(rdir, 'key', 'create', '--workspace', id, '--name', `k${i}`)).key));
     // The projector follows the log: once the last key works, all do. Until then the probe is a
     // 401 (or a 429 once the address's budget is spent); then it is one write of that key.
     await until(async () => (await keys[4].post('/tags', { name: 'probe' })).status === 201, 10_000, 50, 'the keys accepted');
@@ -120,25 +133,49 @@ t.test('rate limits: per key, per workspace, 429 with Retry-After', async (t) =>
   if (!run) throw new Error('three runs in a row were cut by a window boundary');
   const { own, write, shared } = run;
 
-  t.strictSame(own.map((r) => [r.status, r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]), [
-    [200, '6', '5'], [200, '6', '4'], [200, '6', '3'], [200, '6', '2'], [200, '6', '1'], [200, '6', '0'], [429, '6', '0'],
-  ], 'six reads per key, then 429');
+  t.strictSame(
+    own.map((r) => [r.status, r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]),
+    [
+      [200, '6', '5'],
+      [200, '6', '4'],
+      [200, '6', '3'],
+      [200, '6', '2'],
+      [200, '6', '1'],
+      [200, '6', '0'],
+      [429, '6', '0'],
+    ],
+    'six reads per key, then 429',
+  );
   const refused = own[6];
   expectError(t, refused, 429, 'rate_limited');
   t.equal(refused.headers.get('retry-after'), refused.headers.get('ratelimit-reset'), 'Retry-After is the time to the next window');
   t.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60);
   t.equal(write.status, 201, 'writes count separately');
   // a's six reads count against the workspace (its refused seventh does not): 12 more fit.
-  t.strictSame(shared.map((r) => r.status), [...Array(12).fill(200), 429, 429, 429, 429], 'the workspace limit refuses keys that are within their own');
-  t.strictSame(shared.slice(12).map((r) => [r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]), Array(4).fill(['18', '0']), 'headers show the workspace limit that binds');
+  t.strictSame(
+    shared.map((r) => r.status),
+    [...Array(12).fill(200), 429, 429, 429, 429],
+    'the workspace limit refuses keys that are within their own',
+  );
+  t.strictSame(
+    shared.slice(12).map((r) => [r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')]),
+    Array(4).fill(['18', '0']),
+    'headers show the workspace limit that binds',
+  );
 });
 
 t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)', async (t) => {
   for (const level of ['warn', 'error']) {
     const quietDir = tempDir();
     const quiet = await startService(quietDir, { LOG_LEVEL: level });
-    t.ok(quiet.output.some((l) => /listening on http:\/\//.test(l)), `LOG_LEVEL=${level}`);
-    t.notOk(quiet.output.some((l) => /"level":"info"/.test(l) && !/listening on/.test(l)), 'and nothing else at info');
+    t.ok(
+      quiet.output.some((l) => /listening on http:\/\//.test(l)),
+      `LOG_LEVEL=${level}`,
+    );
+    t.notOk(
+      quiet.output.some((l) => /"level":"info"/.test(l) && !/listening on/.test(l)),
+      'and nothing else at info',
+    );
     t.equal(await quiet.stop(), 0);
     removeDir(quietDir);
   }
@@ -147,10 +184,17 @@ t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)',
 t.test('GET /healthz: no key, and every log consumer of the process with its status', async (t) => {
   const res = await fetch(svc.baseUrl.replace(/\/v1$/, '/healthz'));
   t.equal(res.status, 200);
-  const body = await res.json() as { status: string; consumers: { name: string; status: string; failures: number }[] };
+  const body = (await res.json()) as { status: string; consumers: { name: string; status: string; failures: number }[] };
   t.equal(body.status, 'ok');
   t.strictSame(body.consumers.map((c) => c.name).sort(), ['dispatcher', 'knowledge-index', 'notifier', 'projector', 'ticket-responses']);
   t.ok(body.consumers.every((c) => c.status === 'running' && c.failures === 0));
-  t.ok(body.consumers.every((c) => typeof (c as { lag_ms?: unknown }).lag_ms === 'number'), 'each says how far behind it is');
-  t.match(body.consumers.find((c) => c.name === 'notifier'), { skipped: 0 }, 'the one consumer that may skip says how many it skipped');
+  t.ok(
+    body.consumers.every((c) => typeof (c as { lag_ms?: unknown }).lag_ms === 'number'),
+    'each says how far behind it is',
+  );
+  t.match(
+    body.consumers.find((c) => c.name === 'notifier'),
+    { skipped: 0 },
+    'the one consumer that may skip says how many it skipped',
+  );
 });

@@ -17,7 +17,10 @@ t.before(async () => {
   ws = await tenant(svc.baseUrl, dir, { name: 'Readonly' });
   other = await tenant(svc.baseUrl, dir, { name: 'Other' });
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 const SECRET = 'tok_live_very_secret_42';
 const SMTP_SECRET = 'smtp-password-do-not-leak';
@@ -40,26 +43,55 @@ const importJson = (workspaceId: string, content: unknown) => adminJson<Report>(
 
 /** The CLI wrote events; the running service shows them once its projector has passed them. */
 const visible = (tenant: Tenant, path: string, check: (body: any) => boolean = () => true) =>
-  until(async () => { const r = await tenant.api.get(path); return r.status === 200 && check(r.body); }, 10_000, 50);
+  until(
+    async () => {
+      const r = await tenant.api.get(path);
+      return r.status === 200 && check(r.body);
+    },
+    10_000,
+    50,
+  );
 
 const events = async (workspaceId: string) => {
   const r = await admin(dir, 'events', 'replay', '--workspace', workspaceId);
-  return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: any });
+  return r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; data: any });
 };
 const ids = (body: { data: { id: string }[] }) => body.data.map((d) => d.id);
 
 const FILE = {
   tickets: [
     {
-      id: GIVEN.ticket, number: 500, subject: 'VPN drops every hour', description: 'Since Monday', status: 'pending', priority: 'high', type: 'incident',
-      tags: ['network', ' network', 'vpn'], customer_id: 'cus_alpha', assignee_id: 'agent_1', team_id: 'team_it', source_conversation_id: 'conv_x',
-      sla_resolution_due_at: '2025-06-03T08:00:00+02:00', created_at: '2025-06-01T08:00:00Z',
+      id: GIVEN.ticket,
+      number: 500,
+      subject: 'VPN drops every hour',
+      description: 'Since Monday',
+      status: 'pending',
+      priority: 'high',
+      type: 'incident',
+      tags: ['network', ' network', 'vpn'],
+      customer_id: 'cus_alpha',
+      assignee_id: 'agent_1',
+      team_id: 'team_it',
+      source_conversation_id: 'conv_x',
+      sla_resolution_due_at: '2025-06-03T08:00:00+02:00',
+      created_at: '2025-06-01T08:00:00Z',
     },
     { subject: 'Invoice copy', customer_id: 'cus_beta' },
     { subject: 'Migrate mailbox', status: 'on_hold', priority: 'urgent', type: 'task', assignee_id: 'agent_2' },
   ],
   knowledge_base_articles: [
-    { id: GIVEN.article, title: 'Reset your password', content: 'Use the link on the sign-in page.', tags: ['accounts'], category: 'Accounts', created_at: '2024-01-01T00:00:00Z' },
+    {
+      id: GIVEN.article,
+      title: 'Reset your password',
+      content: 'Use the link on the sign-in page.',
+      tags: ['accounts'],
+      category: 'Accounts',
+      created_at: '2024-01-01T00:00:00Z',
+    },
     { title: 'Escalation playbook', content: 'Call the on-call.', status: 'draft', type: 'internal_article' },
   ],
   canned_responses: [
@@ -68,7 +100,14 @@ const FILE = {
   ],
   channels: [
     { type: 'widget', name: 'Website chat', config: { token: SECRET } },
-    { id: GIVEN.channel, type: 'email', name: 'Support inbox', status: 'connected', last_connected_at: '2025-05-01T00:00:00Z', config: { smtp_password: SMTP_SECRET } },
+    {
+      id: GIVEN.channel,
+      type: 'email',
+      name: 'Support inbox',
+      status: 'connected',
+      last_connected_at: '2025-05-01T00:00:00Z',
+      config: { smtp_password: SMTP_SECRET },
+    },
   ],
 };
 
@@ -89,36 +128,120 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
 
   const given = await ws.api.get(`/tickets/${GIVEN.ticket}`);
   t.equal(given.status, 200);
-  t.strictSame(Object.keys(given.body).sort(), [
-    'assignee_id', 'category_id', 'closed_at', 'created_at', 'customer_id', 'description', 'first_response_at', 'id', 'number', 'object', 'priority', 'resolved_at',
-    'sla_first_response_due_at', 'sla_next_response_due_at', 'sla_policy_id', 'sla_resolution_due_at', 'sla_status', 'source_conversation_id', 'status', 'subject',
-    'summary', 'tags', 'team_id', 'type', 'updated_at',
-  ], 'every field of spec 2.9');
+  t.strictSame(
+    Object.keys(given.body).sort(),
+    [
+      'assignee_id',
+      'category_id',
+      'closed_at',
+      'created_at',
+      'customer_id',
+      'description',
+      'first_response_at',
+      'id',
+      'number',
+      'object',
+      'priority',
+      'resolved_at',
+      'sla_first_response_due_at',
+      'sla_next_response_due_at',
+      'sla_policy_id',
+      'sla_resolution_due_at',
+      'sla_status',
+      'source_conversation_id',
+      'status',
+      'subject',
+      'summary',
+      'tags',
+      'team_id',
+      'type',
+      'updated_at',
+    ],
+    'every field of spec 2.9',
+  );
   t.match(given.body, {
-    object: 'ticket', id: GIVEN.ticket, number: 500, subject: 'VPN drops every hour', description: 'Since Monday', status: 'pending', priority: 'high', type: 'incident',
-    tags: ['network', 'vpn'], customer_id: 'cus_alpha', assignee_id: 'agent_1', team_id: 'team_it', category_id: null, source_conversation_id: 'conv_x',
-    sla_status: null, sla_policy_id: null, first_response_at: null, sla_first_response_due_at: null, sla_next_response_due_at: null,
-    sla_resolution_due_at: '2025-06-03T06:00:00.000Z', summary: null, resolved_at: null, closed_at: null, created_at: '2025-06-01T08:00:00.000Z',
+    object: 'ticket',
+    id: GIVEN.ticket,
+    number: 500,
+    subject: 'VPN drops every hour',
+    description: 'Since Monday',
+    status: 'pending',
+    priority: 'high',
+    type: 'incident',
+    tags: ['network', 'vpn'],
+    customer_id: 'cus_alpha',
+    assignee_id: 'agent_1',
+    team_id: 'team_it',
+    category_id: null,
+    source_conversation_id: 'conv_x',
+    sla_status: null,
+    sla_policy_id: null,
+    first_response_at: null,
+    sla_first_response_due_at: null,
+    sla_next_response_due_at: null,
+    sla_resolution_due_at: '2025-06-03T06:00:00.000Z',
+    summary: null,
+    resolved_at: null,
+    closed_at: null,
+    created_at: '2025-06-01T08:00:00.000Z',
   });
   const [, second, third] = await Promise.all(report.tickets.ids.map((id) => ws.api.get(`/tickets/${id}`).then((r) => r.body)));
-  t.match(second, { number: 501, status: 'open', priority: 'normal', type: 'question', tags: [], description: null, customer_id: 'cus_beta' }, 'defaults, next number');
+  t.match(
+    second,
+    { number: 501, status: 'open', priority: 'normal', type: 'question', tags: [], description: null, customer_id: 'cus_beta' },
+    'defaults, next number',
+  );
   t.match(third, { number: 502, status: 'on_hold', priority: 'urgent', type: 'task' });
   t.ok(importStarted <= second.created_at && second.created_at <= importEnded, `a missing created_at is the time of the import (${second.created_at})`);
   t.equal(second.created_at, second.updated_at, 'exactly the time of its event');
 
   t.match((await ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body, {
-    object: 'knowledge_base_article', id: GIVEN.article, title: 'Reset your password', content: 'Use the link on the sign-in page.', description: null,
-    tags: ['accounts'], category: 'Accounts', status: 'published', type: 'public_article', is_public: true, ai_agent_enabled: true,
+    object: 'knowledge_base_article',
+    id: GIVEN.article,
+    title: 'Reset your password',
+    content: 'Use the link on the sign-in page.',
+    description: null,
+    tags: ['accounts'],
+    category: 'Accounts',
+    status: 'published',
+    type: 'public_article',
+    is_public: true,
+    ai_agent_enabled: true,
     // Set by the agent's knowledge index once searchable (tests/src/e2e/agent.test.ts).
     indexed: Boolean,
-    created_at: '2024-01-01T00:00:00.000Z', updated_at: String,
+    created_at: '2024-01-01T00:00:00.000Z',
+    updated_at: String,
   });
-  t.match((await ws.api.get(`/knowledge_base/articles/${report.knowledge_base_articles.ids[1]}`)).body, { status: 'draft', type: 'internal_article', is_public: false });
-  t.strictSame(Object.keys((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(),
-    ['add_tags', 'content', 'created_at', 'id', 'name', 'object', 'set_priority', 'set_status', 'shortcut', 'updated_at', 'usage_count', 'visibility']);
+  t.match((await ws.api.get(`/knowledge_base/articles/${report.knowledge_base_articles.ids[1]}`)).body, {
+    status: 'draft',
+    type: 'internal_article',
+    is_public: false,
+  });
+  t.strictSame(Object.keys((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(), [
+    'add_tags',
+    'content',
+    'created_at',
+    'id',
+    'name',
+    'object',
+    'set_priority',
+    'set_status',
+    'shortcut',
+    'updated_at',
+    'usage_count',
+    'visibility',
+  ]);
   t.match((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body, {
-    object: 'canned_response', id: GIVEN.canned, name: 'Goodbye', content: 'Have a nice day.', shortcut: '/bye', visibility: 'personal',
-    set_status: null, set_priority: null, add_tags: ['closing'], usage_count: 12,
+    object: 'canned_response',
+    id: GIVEN.canned,
+    name: 'Goodbye',
+    content: 'Have a nice day.',
+    shortcut: '/bye',
+    visibility: 'personal',
+    set_status: null,
+    set_priority: null,
+    add_tags: ['closing'],
+    usage_count: 12,
   });
 });
 
@@ -132,11 +255,17 @@ t.test('ticket numbers continue per workspace; another workspace starts at 1', a
 });
 
 t.test('concurrent imports never hand out the same ticket number', async (t) => {
-  const runs = await Promise.all(Array.from({ length: 4 }, (_, i) => importJson(other.workspaceId, { tickets: [{ subject: `Race ${i}a` }, { subject: `Race ${i}b` }] })));
+  const runs = await Promise.all(
+    Array.from({ length: 4 }, (_, i) => importJson(other.workspaceId, { tickets: [{ subject: `Race ${i}a` }, { subject: `Race ${i}b` }] })),
+  );
   const all = runs.flatMap((r) => r.tickets.ids);
   await until(async () => (await other.api.get('/tickets?limit=100')).body.data.length === 2 + all.length, 10_000, 50);
   const numbers = (await other.api.get('/tickets?limit=100')).body.data.map((d: { number: number }) => d.number).sort((a: number, b: number) => a - b);
-  t.strictSame(numbers, Array.from({ length: 2 + all.length }, (_, i) => i + 1), 'numbers 1..n, each once');
+  t.strictSame(
+    numbers,
+    Array.from({ length: 2 + all.length }, (_, i) => i + 1),
+    'numbers 1..n, each once',
+  );
 });
 
 t.test('GET /tickets: newest first, every filter, bad enum values are a 400', async (t) => {
@@ -186,11 +315,28 @@ t.test('GET /canned_responses and /channels: newest first; channels unpaginated'
   t.equal(channels.status, 200);
   t.match(channels.body, { object: 'list', has_more: false, next_cursor: null });
   t.strictSame(ids(channels.body), [report.channels.ids[0], GIVEN.channel]);
-  t.strictSame(Object.keys(channels.body.data[1]).sort(),
-    ['conversation_count', 'created_at', 'id', 'is_active', 'last_connected_at', 'last_error_message', 'name', 'object', 'status', 'type', 'updated_at']);
+  t.strictSame(Object.keys(channels.body.data[1]).sort(), [
+    'conversation_count',
+    'created_at',
+    'id',
+    'is_active',
+    'last_connected_at',
+    'last_error_message',
+    'name',
+    'object',
+    'status',
+    'type',
+    'updated_at',
+  ]);
   t.match(channels.body.data[1], {
-    object: 'channel', type: 'email', name: 'Support inbox', is_active: true, status: 'connected', last_connected_at: '2025-05-01T00:00:00.000Z',
-    last_error_message: null, conversation_count: 0,
+    object: 'channel',
+    type: 'email',
+    name: 'Support inbox',
+    is_active: true,
+    status: 'connected',
+    last_connected_at: '2025-05-01T00:00:00.000Z',
+    last_error_message: null,
+    conversation_count: 0,
   });
   t.match(channels.body.data[0], { type: 'widget', status: 'pending', last_connected_at: null });
   expectError(t, await ws.api.get('/channels?limit=5'), 400);
@@ -204,7 +350,9 @@ t.test('pagination walks every page once, newest first', async (t) => {
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const r: { body: { data: { id: string }[]; has_more: boolean; next_cursor: string | null } } = await pager.api.get(`/canned_responses?limit=10${cursor ? `&starting_after=${cursor}` : ''}`);
+    const r: { body: { data: { id: string }[]; has_more: boolean; next_cursor: string | null } } = await pager.api.get(
+      `/canned_responses?limit=10${cursor ? `&starting_after=${cursor}` : ''}`,
+    );
     pages += 1;
     seen.push(...ids(r.body));
     t.equal(r.body.next_cursor, r.body.has_more ? r.body.data[r.body.data.length - 1].id : null);
@@ -214,8 +362,13 @@ t.test('pagination walks every page once, newest first', async (t) => {
   t.strictSame(seen, [...imported.canned_responses.ids].reverse());
 });
 
-t.test('unknown ids and other workspaces\' ids are 404 not_found', async (t) => {
-  for (const path of ['/tickets/tkt_01J0000000000000000000000Z', '/tickets/nope', '/knowledge_base/articles/kb_01J0000000000000000000000Z', '/canned_responses/cr_nope']) {
+t.test("unknown ids and other workspaces' ids are 404 not_found", async (t) => {
+  for (const path of [
+    '/tickets/tkt_01J0000000000000000000000Z',
+    '/tickets/nope',
+    '/knowledge_base/articles/kb_01J0000000000000000000000Z',
+    '/canned_responses/cr_nope',
+  ]) {
     expectError(t, await ws.api.get(path), 404, 'not_found');
   }
   for (const path of [`/tickets/${GIVEN.ticket}`, `/knowledge_base/articles/${GIVEN.article}`, `/canned_responses/${GIVEN.canned}`]) {
@@ -228,7 +381,9 @@ t.test('unknown ids and other workspaces\' ids are 404 not_found', async (t) => 
 t.test('channel config never appears in a response', async (t) => {
   const replies = [
     await ws.api.get('/channels'),
-    await ws.api.get('/tickets'), await ws.api.get('/knowledge_base/articles'), await ws.api.get('/canned_responses'),
+    await ws.api.get('/tickets'),
+    await ws.api.get('/knowledge_base/articles'),
+    await ws.api.get('/canned_responses'),
     await ws.api.get('/openapi.json'),
   ];
   for (const r of replies) {
@@ -241,7 +396,10 @@ t.test('channel config never appears in a response', async (t) => {
   t.ok(channelSchema.properties.conversation_count, 'the channel schema is documented');
   t.notOk('config' in channelSchema.properties, 'without config');
   // Kept in the event (an audit print may redact its values).
-  t.ok('config' in ((await events(ws.workspaceId)).find((e) => e.type === 'channel.created' && e.data.id === GIVEN.channel)?.data ?? {}), 'it is kept in the event');
+  t.ok(
+    'config' in ((await events(ws.workspaceId)).find((e) => e.type === 'channel.created' && e.data.id === GIVEN.channel)?.data ?? {}),
+    'it is kept in the event',
+  );
 });
 
 t.test('re-import updates: changed fields visible; ticket.updated + ticket.resolved recorded; unchanged items record nothing', async (t) => {
@@ -250,7 +408,9 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   const again = await importJson(ws.workspaceId, {
     tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', priority: 'low', summary: 'New client config' }],
     knowledge_base_articles: [{ ...FILE.knowledge_base_articles[0], content: 'Use the new link.' }],
-    channels: [{ id: GIVEN.channel, type: 'email', name: 'Support inbox', status: 'error', last_error_message: 'auth failed', config: { smtp_password: 'rotated' } }],
+    channels: [
+      { id: GIVEN.channel, type: 'email', name: 'Support inbox', status: 'error', last_error_message: 'auth failed', config: { smtp_password: 'rotated' } },
+    ],
     canned_responses: [FILE.canned_responses[1]],
   });
   const importEnded = new Date().toISOString();
@@ -259,7 +419,11 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   t.strictSame(again.canned_responses, { count: 1, ids: [GIVEN.canned] });
   await visible(ws, `/channels`, (b) => b.data.some((c: { status: string }) => c.status === 'error'));
   const ticket = (await ws.api.get(`/tickets/${GIVEN.ticket}`)).body;
-  t.match(ticket, { status: 'resolved', priority: 'low', summary: 'New client config', number: 500, customer_id: 'cus_alpha', created_at: '2025-06-01T08:00:00.000Z' }, 'fields not given are unchanged');
+  t.match(
+    ticket,
+    { status: 'resolved', priority: 'low', summary: 'New client config', number: 500, customer_id: 'cus_alpha', created_at: '2025-06-01T08:00:00.000Z' },
+    'fields not given are unchanged',
+  );
   t.ok(importStarted <= ticket.resolved_at && ticket.resolved_at <= importEnded, `resolved_at is the time of the import (${ticket.resolved_at})`);
   t.equal(ticket.resolved_at, ticket.updated_at, 'the time of the events');
   t.ok(ticket.updated_at > ticket.created_at);
@@ -270,20 +434,36 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
 
   const after = await events(ws.workspaceId);
   const added = after.slice(before).map((e) => e.type);
-  t.strictSame(added, ['ticket.updated', 'ticket.resolved', 'knowledge_base_article.updated', 'channel.updated'], 'the unchanged canned response records nothing');
-  t.match(after.slice(before)[0].data, { id: GIVEN.ticket, changes: { status: 'resolved', priority: 'low', summary: 'New client config', resolved_at: ticket.resolved_at } });
+  t.strictSame(
+    added,
+    ['ticket.updated', 'ticket.resolved', 'knowledge_base_article.updated', 'channel.updated'],
+    'the unchanged canned response records nothing',
+  );
+  t.match(after.slice(before)[0].data, {
+    id: GIVEN.ticket,
+    changes: { status: 'resolved', priority: 'low', summary: 'New client config', resolved_at: ticket.resolved_at },
+  });
   t.strictSame(after.slice(before)[1].data, { id: GIVEN.ticket, resolved_at: ticket.resolved_at });
 
-  const resolvedAgain = await importJson(ws.workspaceId, { tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', description: 'Edited' }] });
+  const resolvedAgain = await importJson(ws.workspaceId, {
+    tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', description: 'Edited' }],
+  });
   t.equal(resolvedAgain.tickets.count, 1);
-  t.strictSame((await events(ws.workspaceId)).slice(after.length).map((e) => e.type), ['ticket.updated'], 'no second ticket.resolved when already resolved');
+  t.strictSame(
+    (await events(ws.workspaceId)).slice(after.length).map((e) => e.type),
+    ['ticket.updated'],
+    'no second ticket.resolved when already resolved',
+  );
 });
 
 t.test('an invalid file is refused as a whole: non-zero exit, the field named, nothing written', async (t) => {
   const before = (await events(ws.workspaceId)).length;
   const r = await importRaw(ws.workspaceId, {
     tickets: [{ subject: 'Should never appear' }, { subject: 'Bad', status: 'done' }],
-    channels: [{ type: 'sms', name: 'Text' }, { type: 'api', name: 'Ok', color: 'red' }],
+    channels: [
+      { type: 'sms', name: 'Text' },
+      { type: 'api', name: 'Ok', color: 'red' },
+    ],
   });
   t.not(r.code, 0);
   t.equal(r.stdout, '');
@@ -294,8 +474,18 @@ t.test('an invalid file is refused as a whole: non-zero exit, the field named, n
   for (const content of [
     { tickets: [{ id: 'tkt_123', subject: 'x' }] },
     { tickets: [{ subject: 'x', created_at: 'last tuesday' }] },
-    { tickets: [{ subject: 'a', number: 9000 }, { subject: 'b', number: 9000 }] },
-    { canned_responses: [{ id: GIVEN.canned, name: 'a', content: 'a' }, { id: GIVEN.canned, name: 'b', content: 'b' }] },
+    {
+      tickets: [
+        { subject: 'a', number: 9000 },
+        { subject: 'b', number: 9000 },
+      ],
+    },
+    {
+      canned_responses: [
+        { id: GIVEN.canned, name: 'a', content: 'a' },
+        { id: GIVEN.canned, name: 'b', content: 'b' },
+      ],
+    },
     { knowledge_base_articles: [{ title: 'x', content: 'y', status: 'archived' }] },
     { tikets: [] },
     [],
@@ -304,7 +494,10 @@ t.test('an invalid file is refused as a whole: non-zero exit, the field named, n
     t.not(bad.code, 0, `${JSON.stringify(content)} is refused`);
     t.match(bad.stderr, /^error: import refused/);
   }
-  t.match((await importRaw(ws.workspaceId, { tikets: [] })).stderr, /tikets is not a known field.*tickets, knowledge_base_articles, canned_responses, channels/);
+  t.match(
+    (await importRaw(ws.workspaceId, { tikets: [] })).stderr,
+    /tikets is not a known field.*tickets, knowledge_base_articles, canned_responses, channels/,
+  );
   const notJson = await importRaw(ws.workspaceId, '{"tickets": [');
   t.not(notJson.code, 0);
   t.match(notJson.stderr, /not valid JSON/);
@@ -343,12 +536,19 @@ t.test('scopes: each resource needs its own; chat_only keys are refused', async 
   t.strictSame((await ticketsOnly.api.get('/channels')).body.error.details, { required: ['channels:read'] });
   t.strictSame((await ticketsOnly.api.get('/knowledge_base/articles')).body.error.details, { required: ['knowledge_base:read'] });
   const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
-  for (const path of ['/tickets', '/knowledge_base/articles', '/canned_responses', '/channels']) t.equal((await readOnly.api.get(path)).status, 200, `read_only reads ${path}`);
+  for (const path of ['/tickets', '/knowledge_base/articles', '/canned_responses', '/channels'])
+    t.equal((await readOnly.api.get(path)).status, 200, `read_only reads ${path}`);
 });
 
 t.test('no write routes: other methods answer 405 with the envelope', async (t) => {
-  const cases: [string, string][] = [['POST', '/tickets'], ['PATCH', `/tickets/${GIVEN.ticket}`], ['DELETE', `/tickets/${GIVEN.ticket}`],
-    ['POST', '/knowledge_base/articles'], ['POST', '/canned_responses'], ['POST', '/channels']];
+  const cases: [string, string][] = [
+    ['POST', '/tickets'],
+    ['PATCH', `/tickets/${GIVEN.ticket}`],
+    ['DELETE', `/tickets/${GIVEN.ticket}`],
+    ['POST', '/knowledge_base/articles'],
+    ['POST', '/canned_responses'],
+    ['POST', '/channels'],
+  ];
   for (const [method, path] of cases) {
     const r = await ws.api.call(method, path, method === 'DELETE' ? undefined : { subject: 'x' });
     expectError(t, r, 405, 'method_not_allowed');

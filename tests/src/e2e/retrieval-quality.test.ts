@@ -42,5 +42,8 @@ const measured = async (t: Test, reranker: 'off' | 'auto', expected: keyof typeo
 t.test('BM25 alone stays above its floors', (t) => measured(t, 'off', 'bm25'));
 
 const missing = missingModelFiles(defaultModelDir());
-t.test('re-ranked by the embedding model, above its floors', { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
-  (t) => measured(t, 'auto', 'bm25+embeddings'));
+t.test(
+  're-ranked by the embedding model, above its floors',
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  (t) => measured(t, 'auto', 'bm25+embeddings'),
+);

@@ -12,19 +12,36 @@ t.test('through NATS JetStream: relay → bus → dispatcher delivers a signed w
   const dir = tempDir();
   const receiver = await Receiver.start();
   const svc = await startService(dir, webhookEnv(receiver, { NATS_URL: process.env.NATS_URL ?? nats!.url }));
-  t.teardown(async () => { await svc.stop(); await receiver.close(); await nats?.destroy(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    await receiver.close();
+    await nats?.destroy();
+    removeDir(dir);
+  });
   t.match(svc.output.join('\n'), /"bus":"nats"/, 'the service runs on the NATS bus');
   const ws = await tenant(svc.baseUrl, dir);
   const ep = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/nats'), enabled_events: ['conversation.created', 'message.created'] })).body;
   const c = (await ws.api.post('/conversations')).body;
   await ws.api.post(`/conversations/${c.id}/messages`, { content: 'via NATS' });
   const hits = await receiver.waitFor('/nats', 2, 15_000);
-  t.strictSame(hits.map((h) => h.body.type), ['conversation.created', 'message.created'], 'in order');
+  t.strictSame(
+    hits.map((h) => h.body.type),
+    ['conversation.created', 'message.created'],
+    'in order',
+  );
   t.ok(hits.every((h) => verifyWebhook(h.raw, h.headers['service-signature'] as string, ep.secret)));
   // A later message is the marker: the dispatcher takes the bus in order, so once its delivery is
   // queued a duplicate of the first two would be too; once none is pending, the count is final.
   const marker = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'marker' })).body;
   const deliveries = await settledDeliveries(ws.api, ep.id, (ds) => ds.length >= 3, 15_000);
-  t.strictSame(deliveries.map((d) => [d.event_type, d.status]).reverse(), [['conversation.created', 'succeeded'], ['message.created', 'succeeded'], ['message.created', 'succeeded']]);
-  t.strictSame(receiver.on('/nats').map((h) => h.body.data.id), [c.id, hits[1].body.data.id, marker.id], 'each once');
+  t.strictSame(deliveries.map((d) => [d.event_type, d.status]).reverse(), [
+    ['conversation.created', 'succeeded'],
+    ['message.created', 'succeeded'],
+    ['message.created', 'succeeded'],
+  ]);
+  t.strictSame(
+    receiver.on('/nats').map((h) => h.body.data.id),
+    [c.id, hits[1].body.data.id, marker.id],
+    'each once',
+  );
 });

@@ -21,7 +21,11 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   const receiver = await Receiver.start();
   const env = webhookEnv(receiver, { SLA_MONITOR_INTERVAL_MS: '150' });
   let svc = await startService(dir, env);
-  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    await receiver.close();
+    removeDir(dir);
+  });
   const ws = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--sla-tracking', 'on'] });
   const untracked = await tenant(svc.baseUrl, dir);
   const endpoint = (await ws.api.post('/webhook_endpoints', { url: receiver.url('/sla'), enabled_events: ['sla.at_risk', 'sla.breached'] })).body;
@@ -54,14 +58,26 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
     // Every signal so far is a recorded webhook event once the last marker's is (intake follows
     // the log), and what the receiver got of them is final once no delivery is pending.
     const last = [...markers].pop();
-    await until(async () => (await api.get('/events?limit=100')).body.data.some((e: { data: { id: string } }) => e.data.id === last), 10_000, 50, 'the last marker recorded as a webhook event');
+    await until(
+      async () => (await api.get('/events?limit=100')).body.data.some((e: { data: { id: string } }) => e.data.id === last),
+      10_000,
+      50,
+      'the last marker recorded as a webhook event',
+    );
     await settledDeliveries(api, endpoint.id);
   };
-  const signals = (hits = receiver.on('/sla')) => hits.filter((h) => !markers.has(h.body.data.id)).map((h) => `${h.body.data.id}:${h.body.type}:${h.body.data.sla_metric}`).sort();
+  const signals = (hits = receiver.on('/sla')) =>
+    hits
+      .filter((h) => !markers.has(h.body.data.id))
+      .map((h) => `${h.body.data.id}:${h.body.type}:${h.body.data.sla_metric}`)
+      .sort();
   const slaEventsInLog = async (workspaceId: string) => {
     const lines = (await admin(dir, 'events', 'replay', '--workspace', workspaceId)).stdout.trim().split('\n').filter(Boolean);
-    return lines.map((l) => JSON.parse(l) as { type: string; stream: string })
-      .filter((e) => e.type.startsWith('sla.') && ![...markers].some((m) => e.stream.endsWith(m))).map((e) => `${e.stream}:${e.type}`).sort();
+    return lines
+      .map((l) => JSON.parse(l) as { type: string; stream: string })
+      .filter((e) => e.type.startsWith('sla.') && ![...markers].some((m) => e.stream.endsWith(m)))
+      .map((e) => `${e.stream}:${e.type}`)
+      .sort();
   };
 
   const data = [
@@ -86,12 +102,16 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   ]);
   await fullPass();
 
-  t.strictSame(signals(), [
-    `${answered}:sla.at_risk:first_response`,
-    `${late}:sla.breached:resolution`,
-    `${slow}:sla.at_risk:first_response`,
-    `${slow}:sla.breached:first_response`,
-  ].sort(), 'each fires once; the answered ticket is not breached; the resolved one signals nothing');
+  t.strictSame(
+    signals(),
+    [
+      `${answered}:sla.at_risk:first_response`,
+      `${late}:sla.breached:resolution`,
+      `${slow}:sla.at_risk:first_response`,
+      `${slow}:sla.breached:first_response`,
+    ].sort(),
+    'each fires once; the answered ticket is not breached; the resolved one signals nothing',
+  );
   const breach = receiver.on('/sla').find((h) => h.body.data.id === slow && h.body.type === 'sla.breached')!;
   t.match(breach.body.data, { object: 'ticket', id: slow, subject: 'slow', sla_metric: 'first_response', sla_due_at: String, sla_status: 'breached' });
   t.strictSame(await Promise.all([slow, answered, late, done].map(slaStatus)), ['breached', 'at_risk', 'breached', null]);
@@ -106,20 +126,28 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   api = client(svc.baseUrl, ws.key);
   await fullPass();
   t.strictSame(signals(receiver.on('/sla').slice(before)), [`${whileDown}:sla.breached:first_response`], 'only the missed target, breached, once');
-  t.strictSame(await slaEventsInLog(ws.workspaceId), [
-    `ticket-${answered}:sla.at_risk`,
-    `ticket-${late}:sla.breached`,
-    `ticket-${slow}:sla.at_risk`,
-    `ticket-${slow}:sla.breached`,
-    `ticket-${whileDown}:sla.breached`,
-  ].sort(), 'five SLA events in the log');
+  t.strictSame(
+    await slaEventsInLog(ws.workspaceId),
+    [
+      `ticket-${answered}:sla.at_risk`,
+      `ticket-${late}:sla.breached`,
+      `ticket-${slow}:sla.at_risk`,
+      `ticket-${slow}:sla.breached`,
+      `ticket-${whileDown}:sla.breached`,
+    ].sort(),
+    'five SLA events in the log',
+  );
 });
 
 t.test('ticket webhooks: created, updated and resolved through import', async (t) => {
   const dir = tempDir();
   const receiver = await Receiver.start();
   const svc = await startService(dir, webhookEnv(receiver));
-  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    await receiver.close();
+    removeDir(dir);
+  });
   const ws = await tenant(svc.baseUrl, dir);
   await ws.api.post('/webhook_endpoints', { url: receiver.url('/tickets'), enabled_events: ['ticket.created', 'ticket.updated', 'ticket.resolved'] });
   const file = join(tempDir('import-'), 'tickets.json');
@@ -128,7 +156,10 @@ t.test('ticket webhooks: created, updated and resolved through import', async (t
   writeFileSync(file, JSON.stringify({ tickets: [{ id: 'tkt_01J00000000000000000000001', subject: 'Printer', status: 'resolved' }] }));
   await adminJson(dir, 'import', '--workspace', ws.workspaceId, '--file', file);
   const hits = await receiver.waitFor('/tickets', 3);
-  t.strictSame(hits.map((h) => h.body.type), ['ticket.created', 'ticket.updated', 'ticket.resolved']);
+  t.strictSame(
+    hits.map((h) => h.body.type),
+    ['ticket.created', 'ticket.updated', 'ticket.resolved'],
+  );
   t.match(hits[0].body.data, { object: 'ticket', id: 'tkt_01J00000000000000000000001', status: 'open', subject: 'Printer' });
   t.match(hits[2].body.data, { status: 'resolved', resolved_at: String });
 });

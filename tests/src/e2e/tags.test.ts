@@ -10,7 +10,10 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir);
 });
-t.teardown(async () => { await svc.stop(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
 
 t.test('create, list by name, patch, delete', async (t) => {
   const billing = await ws.api.post('/tags', { name: 'Billing', color: '#ff0000' });
@@ -21,18 +24,28 @@ t.test('create, list by name, patch, delete', async (t) => {
   const zed = (await ws.api.post('/tags', { name: 'Zed', color: null })).body;
   const list = await ws.api.get('/tags');
   t.match(list.body, { object: 'list', has_more: false, next_cursor: null });
-  t.strictSame(list.body.data.map((x: { name: string }) => x.name), ['apple', 'Billing', 'Zed'], 'ordered by name, ignoring case');
+  t.strictSame(
+    list.body.data.map((x: { name: string }) => x.name),
+    ['apple', 'Billing', 'Zed'],
+    'ordered by name, ignoring case',
+  );
 
   const off = await ws.api.patch(`/tags/${billing.body.id}`, { is_active: false, color: null });
   t.match(off.body, { is_active: false, color: null, name: 'Billing' });
   t.equal((await ws.api.patch(`/tags/${billing.body.id}`, { is_active: true })).body.is_active, true);
   t.equal((await ws.api.patch(`/tags/${zed.id}`, { name: 'Aardvark' })).body.name, 'Aardvark');
-  t.strictSame((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'apple', 'Billing']);
+  t.strictSame(
+    (await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name),
+    ['Aardvark', 'apple', 'Billing'],
+  );
 
   const del = await ws.api.delete(`/tags/${apple.id}`);
   t.equal(del.status, 200);
   t.strictSame(del.body, { object: 'tag', id: apple.id, deleted: true });
-  t.strictSame((await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name), ['Aardvark', 'Billing']);
+  t.strictSame(
+    (await ws.api.get('/tags')).body.data.map((x: { name: string }) => x.name),
+    ['Aardvark', 'Billing'],
+  );
   expectError(t, await ws.api.delete(`/tags/${apple.id}`), 404, 'not_found');
   expectError(t, await ws.api.patch(`/tags/${apple.id}`, { name: 'back' }), 404, 'not_found');
 });

@@ -9,13 +9,27 @@ import { tenant } from '../support/workspace';
 t.test('with the guard on, internal addresses are refused at registration', async (t) => {
   const dir = tempDir();
   const svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
-  t.teardown(async () => { await svc.stop(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    removeDir(dir);
+  });
   const ws = await tenant(svc.baseUrl, dir);
   for (const url of [
-    'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/hook', 'https://172.16.0.1/hook', 'https://192.168.1.1/hook',
-    'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/hook', 'https://[::1]/hook', 'https://[fd00::1]/hook',
-    'https://[fe80::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://0.0.0.0/hook', 'https://metadata.google.internal/computeMetadata',
-    'http://example.com/hook', 'https://user:pass@example.com/hook',
+    'https://127.0.0.1/hook',
+    'https://localhost/hook',
+    'https://10.1.2.3/hook',
+    'https://172.16.0.1/hook',
+    'https://192.168.1.1/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://100.64.0.1/hook',
+    'https://[::1]/hook',
+    'https://[fd00::1]/hook',
+    'https://[fe80::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://0.0.0.0/hook',
+    'https://metadata.google.internal/computeMetadata',
+    'http://example.com/hook',
+    'https://user:pass@example.com/hook',
   ]) {
     const r = await ws.api.post('/webhook_endpoints', { url, enabled_events: ['*'] });
     expectError(t, r, 400, 'validation_error');
@@ -40,7 +54,11 @@ t.test('the guard is checked again at every delivery: a refusal is a recorded fa
   await svc.stop();
   // …then the allow-list is withdrawn: deliveries to that address are refused from now on.
   svc = await startService(dir, base);
-  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    await receiver.close();
+    removeDir(dir);
+  });
   const api = client(svc.baseUrl, ws.key);
   await api.post('/customers', { email: 'refused@example.com' });
   await until(async () => ((await api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.attempt_count ?? 0) >= 2, 10_000);
@@ -64,7 +82,12 @@ t.test('a restart in the middle of a retry schedule: the due retry is sent after
   await ws.api.post('/customers', { email: 'restart@example.com' });
   await receiver.waitFor('/restart', 1);
   let scheduled: { attempt_count: number; next_retry_at: string | null } | undefined;
-  await until(async () => (scheduled = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0])?.attempt_count === 1, 10_000, 50, 'the first attempt booked');
+  await until(
+    async () => (scheduled = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0])?.attempt_count === 1,
+    10_000,
+    50,
+    'the first attempt booked',
+  );
   t.equal(await svc.stop(), 0);
   fail = false;
   t.equal(receiver.on('/restart').length, 1, 'the retry had not gone out before the stop');
@@ -74,7 +97,11 @@ t.test('a restart in the middle of a retry schedule: the due retry is sent after
   await until(() => Date.now() > due, 10_000, 50, 'the retry due');
   t.equal(receiver.on('/restart').length, 1, 'nothing was sent while down');
   svc = await startService(dir, env);
-  t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await svc.stop();
+    await receiver.close();
+    removeDir(dir);
+  });
   const api = client(svc.baseUrl, ws.key);
   // Succeeded is final: no attempt of this delivery is to come, so the receiver's count is too.
   const [delivery] = await settledDeliveries(api, ep.id, (ds) => ds[0]?.status === 'succeeded');

@@ -15,7 +15,11 @@ t.before(async () => {
   receiver = await Receiver.start();
   svc = await startService(dir, webhookEnv(receiver));
 });
-t.teardown(async () => { await svc.stop(); await receiver.close(); removeDir(dir); });
+t.teardown(async () => {
+  await svc.stop();
+  await receiver.close();
+  removeDir(dir);
+});
 
 const endpoint = async (ws: Tenant, path: string, enabled_events: string[] = ['*']) => {
   const r = await ws.api.post('/webhook_endpoints', { url: receiver.url(path), enabled_events, description: `to ${path}` });
@@ -28,8 +32,18 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   const created = await ws.api.post('/webhook_endpoints', { url: receiver.url('/crud'), enabled_events: ['conversation.created', 'message.created'] });
   t.equal(created.status, 201);
   t.match(created.body, {
-    object: 'webhook_endpoint', id: /^we_/, url: receiver.url('/crud'), description: null, enabled_events: ['conversation.created', 'message.created'],
-    status: 'enabled', consecutive_failures: 0, last_error_at: null, disabled_at: null, secret: /^whsec_/, created_at: String, updated_at: String,
+    object: 'webhook_endpoint',
+    id: /^we_/,
+    url: receiver.url('/crud'),
+    description: null,
+    enabled_events: ['conversation.created', 'message.created'],
+    status: 'enabled',
+    consecutive_failures: 0,
+    last_error_at: null,
+    disabled_at: null,
+    secret: /^whsec_/,
+    created_at: String,
+    updated_at: String,
   });
   const id = created.body.id;
   const got = await ws.api.get(`/webhook_endpoints/${id}`);
@@ -50,7 +64,8 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
     { url: receiver.url(), enabled_events: ['*', 'message.created'] },
     { url: receiver.url(), enabled_events: [] },
     { url: 'not a url', enabled_events: ['*'] },
-  ]) expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
+  ])
+    expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
   expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
   const replay = await admin(dir, 'events', 'replay', '--workspace', ws.workspaceId);
   t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
@@ -58,9 +73,15 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   t.strictSame((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
   expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');
   // Spec 7: an id that is not a webhook endpoint id is not found, on every id-taking route.
-  for (const [method, path] of [['GET', '/webhook_endpoints/bogus'], ['PATCH', '/webhook_endpoints/bogus'], ['DELETE', '/webhook_endpoints/bogus'],
-    ['POST', '/webhook_endpoints/bogus/roll_secret'], ['POST', '/webhook_endpoints/bogus/test'], ['GET', '/webhook_endpoints/bogus/deliveries'],
-    ['POST', `/webhook_endpoints/${id}/deliveries/bogus/retry`]] as const) {
+  for (const [method, path] of [
+    ['GET', '/webhook_endpoints/bogus'],
+    ['PATCH', '/webhook_endpoints/bogus'],
+    ['DELETE', '/webhook_endpoints/bogus'],
+    ['POST', '/webhook_endpoints/bogus/roll_secret'],
+    ['POST', '/webhook_endpoints/bogus/test'],
+    ['GET', '/webhook_endpoints/bogus/deliveries'],
+    ['POST', `/webhook_endpoints/${id}/deliveries/bogus/retry`],
+  ] as const) {
     expectError(t, await ws.api.call(method, path, method === 'PATCH' ? { description: 'x' } : undefined), 404, 'not_found', `${method} ${path}`);
   }
   const other = await tenant(svc.baseUrl, dir);
@@ -73,13 +94,28 @@ t.test('the document states the url and enabled_events rules the service enforce
   const ws = await tenant(svc.baseUrl, dir);
   const doc = (await ws.api.get('/openapi.json')).body;
   const create = doc.paths['/webhook_endpoints'].post.requestBody.content['application/json'].schema;
-  t.strictSame(doc.paths['/webhook_endpoints/{id}'].patch.requestBody.content['application/json'].schema.properties.enabled_events, create.properties.enabled_events, 'the same on PATCH');
+  t.strictSame(
+    doc.paths['/webhook_endpoints/{id}'].patch.requestBody.content['application/json'].schema.properties.enabled_events,
+    create.properties.enabled_events,
+    'the same on PATCH',
+  );
   t.match(create.properties.url, { type: 'string', format: 'uri', pattern: '^https:\\/\\/', maxLength: 2048 });
   const events = create.properties.enabled_events;
   t.match(events, { type: 'array', minItems: 1, maxItems: 20, anyOf: [{ items: { enum: Array } }, { items: { const: '*' }, maxItems: 1 }] });
   t.strictSame(events.anyOf[0].items.enum, [
-    'conversation.created', 'conversation.updated', 'conversation.closed', 'message.created', 'customer.created', 'customer.updated', 'lead.captured',
-    'ticket.created', 'ticket.updated', 'ticket.resolved', 'sla.at_risk', 'sla.breached', 'agent.escalated',
+    'conversation.created',
+    'conversation.updated',
+    'conversation.closed',
+    'message.created',
+    'customer.created',
+    'customer.updated',
+    'lead.captured',
+    'ticket.created',
+    'ticket.updated',
+    'ticket.resolved',
+    'sla.at_risk',
+    'sla.breached',
+    'agent.escalated',
   ]);
   // What the schema refuses, the service refuses; what it allows, the service takes.
   const post = (body: object) => ws.api.post('/webhook_endpoints', { url: receiver.url('/rules'), ...body });
@@ -115,10 +151,19 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
   const conversation = (await ws.api.post('/conversations', { metadata: { ref: 'x' } })).body;
   const [hit] = await receiver.waitFor('/signed', 1);
   t.match(hit.headers, {
-    'content-type': 'application/json', 'user-agent': 'Service-Webhooks/1.0', 'service-event-type': 'conversation.created',
-    'service-event-id': /^evt_/, 'service-webhook-id': /^whd_/, 'service-signature': /^t=\d+,v1=[0-9a-f]{64}$/,
+    'content-type': 'application/json',
+    'user-agent': 'Service-Webhooks/1.0',
+    'service-event-type': 'conversation.created',
+    'service-event-id': /^evt_/,
+    'service-webhook-id': /^whd_/,
+    'service-signature': /^t=\d+,v1=[0-9a-f]{64}$/,
   });
-  t.match(hit.body, { id: hit.headers['service-event-id'], type: 'conversation.created', created_at: String, data: { object: 'conversation', id: conversation.id } });
+  t.match(hit.body, {
+    id: hit.headers['service-event-id'],
+    type: 'conversation.created',
+    created_at: String,
+    data: { object: 'conversation', id: conversation.id },
+  });
   t.strictSame(hit.body.data, conversation, 'data is the conversation resource');
   t.ok(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, ep.secret), 'signature verifies over the raw bytes');
   t.notOk(verifyWebhook(Buffer.from(JSON.stringify(hit.body, null, 1)), hit.headers['service-signature'] as string, ep.secret), 're-serialized bytes fail');
@@ -127,7 +172,18 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 10_000);
   const [delivery] = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
   t.equal(deliveries.object, 'list');
-  t.match(delivery, { object: 'webhook_delivery', id: hit.headers['service-webhook-id'], event_id: hit.body.id, event_type: 'conversation.created', status: 'succeeded', attempt_count: 1, response_status: 200, response_body: 'ok', next_retry_at: null, last_attempt_at: String });
+  t.match(delivery, {
+    object: 'webhook_delivery',
+    id: hit.headers['service-webhook-id'],
+    event_id: hit.body.id,
+    event_type: 'conversation.created',
+    status: 'succeeded',
+    attempt_count: 1,
+    response_status: 200,
+    response_body: 'ok',
+    next_retry_at: null,
+    last_attempt_at: String,
+  });
   const events = (await ws.api.get('/events')).body.data;
   t.match(events[0], { object: 'event', id: hit.body.id, type: 'conversation.created', data: { id: conversation.id } });
 });
@@ -141,9 +197,17 @@ t.test('subscriptions filter by type; message.created data is the message resour
   // Intake follows the log: once the message's delivery exists, the earlier events have been
   // through it; once none is pending, what the receiver got is final.
   const deliveries = await settledDeliveries(ws.api, messagesOnly.id, (ds) => ds.some((d) => d.event_type === 'message.created'));
-  t.strictSame(deliveries.map((d) => [d.event_type, d.status]), [['message.created', 'succeeded']], 'conversation.created was not queued for it');
+  t.strictSame(
+    deliveries.map((d) => [d.event_type, d.status]),
+    [['message.created', 'succeeded']],
+    'conversation.created was not queued for it',
+  );
   const received = receiver.on('/only-messages');
-  t.strictSame(received.map((h) => h.body.type), ['message.created'], 'nor sent');
+  t.strictSame(
+    received.map((h) => h.body.type),
+    ['message.created'],
+    'nor sent',
+  );
   t.strictSame(received[0].body.data, m, 'data is shaped exactly like the message resource');
   const types = (await ws.api.get('/events')).body.data.map((e: { type: string }) => e.type);
   t.strictSame(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
@@ -160,13 +224,22 @@ t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After ho
   let calls = 0;
   // The third attempt is held open until the second's booking has been read.
   let release = () => {};
-  const held = new Promise<void>((resolve) => { release = resolve; });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   receiver.reply = (r) => {
     if (r.path !== '/flaky') return { status: 200 };
     calls += 1;
-    return calls === 1 ? { status: 500, body: 'boom' } : calls === 2 ? { status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' } : { status: 204, hold: held };
+    return calls === 1
+      ? { status: 500, body: 'boom' }
+      : calls === 2
+        ? { status: 429, headers: { 'Retry-After': '1' }, body: 'slow down' }
+        : { status: 204, hold: held };
   };
-  t.teardown(() => { release(); receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  t.teardown(() => {
+    release();
+    receiver.reply = () => ({ status: 200, body: 'ok' });
+  });
   const ep = await endpoint(ws, '/flaky', ['customer.created']);
   await ws.api.post('/customers', { email: 'retry@example.com' });
   const hits = await receiver.waitFor('/flaky', 3);
@@ -176,7 +249,11 @@ t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After ho
   // backoff would have been 200 ms plus at most 10 % jitter. Both times are the service's.
   const [second] = (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data;
   t.match(second, { attempt_count: 2, response_status: 429, status: 'pending' });
-  t.equal(Date.parse(second.next_retry_at) - Date.parse(second.last_attempt_at), 400, 'the retry was booked 400 ms after the 429: Retry-After, up to the ceiling');
+  t.equal(
+    Date.parse(second.next_retry_at) - Date.parse(second.last_attempt_at),
+    400,
+    'the retry was booked 400 ms after the 429: Retry-After, up to the ceiling',
+  );
   release();
   const [delivery] = await settledDeliveries(ws.api, ep.id, (ds) => ds[0]?.attempt_count === 3);
   t.match(delivery, { attempt_count: 3, response_status: 204, status: 'succeeded' });
@@ -186,7 +263,9 @@ t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After ho
 t.test('15 consecutive failures disable the endpoint and mail the workspace; re-enabling clears the counter', async (t) => {
   const ws = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--email', 'ops@example.com'] });
   receiver.reply = (r) => (r.path === '/down' ? { status: 503, body: 'maintenance' } : { status: 200 });
-  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  t.teardown(() => {
+    receiver.reply = () => ({ status: 200, body: 'ok' });
+  });
   const ep = await endpoint(ws, '/down', ['customer.created']);
   for (let i = 0; i < 2; i++) await ws.api.post('/customers', { email: `down${i}@example.com` });
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 15_000);
@@ -196,7 +275,9 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
   await until(async () => readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(ep.id)).length >= 2, 10_000);
   // The .eml bodies are quoted-printable: undo soft line breaks and =XX escapes before reading.
   const decode = (m: string) => m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  const mails = readdirSync(outbox).map((f) => decode(readFileSync(join(outbox, f), 'utf8'))).filter((m) => m.includes(ep.id));
+  const mails = readdirSync(outbox)
+    .map((f) => decode(readFileSync(join(outbox, f), 'utf8')))
+    .filter((m) => m.includes(ep.id));
   const warning = mails.find((m) => /is failing/.test(m));
   const notice = mails.find((m) => /was disabled/.test(m));
   t.ok(warning, 'a warning at 10 failures');
@@ -212,7 +293,10 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
   await settledDeliveries(ws.api, witness.id, (ds) => ds.length === 1);
   const down = await settledDeliveries(ws.api, ep.id);
   t.equal(down.length, 2, 'no delivery was queued for the event after the disabling');
-  t.ok(down.every((d) => d.status === 'failed' || d.status === 'canceled'), 'the two earlier ones are over (failed or canceled)');
+  t.ok(
+    down.every((d) => d.status === 'failed' || d.status === 'canceled'),
+    'the two earlier ones are over (failed or canceled)',
+  );
   t.equal(receiver.on('/down').length, count, 'nothing is sent to a disabled endpoint');
   const enabled = (await ws.api.patch(`/webhook_endpoints/${ep.id}`, { status: 'enabled' })).body;
   t.match(enabled, { status: 'enabled', consecutive_failures: 0, disabled_at: null });
@@ -221,7 +305,9 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
 t.test('410 Gone disables the endpoint at once', async (t) => {
   const ws = await tenant(svc.baseUrl, dir);
   receiver.reply = (r) => (r.path === '/gone' ? { status: 410 } : { status: 200 });
-  t.teardown(() => { receiver.reply = () => ({ status: 200, body: 'ok' }); });
+  t.teardown(() => {
+    receiver.reply = () => ({ status: 200, body: 'ok' });
+  });
   const ep = await endpoint(ws, '/gone', ['customer.created']);
   await ws.api.post('/customers', { email: 'gone@example.com' });
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 10_000);

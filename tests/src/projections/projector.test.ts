@@ -10,15 +10,28 @@ import { within } from '../support/wait';
 
 const meta = (at: string) => ({ workspace_id: 'ws_1', actor: 'key_1', request_id: null, occurred_at: at });
 const ev = (type: string, data: unknown, at = '2026-01-01T00:00:00.000Z'): NewEvent => ({ id: randomUUID(), type, data, metadata: meta(at) });
-const customerCreated = (id: string, email: string) => ev('customer.created', {
-  id, workspace_id: 'ws_1', email, phone: null, name: null, external_id: null, metadata: {}, status: 'active', tags: [],
-});
+const customerCreated = (id: string, email: string) =>
+  ev('customer.created', {
+    id,
+    workspace_id: 'ws_1',
+    email,
+    phone: null,
+    name: null,
+    external_id: null,
+    metadata: {},
+    status: 'active',
+    tags: [],
+  });
 
 const setup = (t: Test) => {
   const dir = tempDir('proj-');
   const events = new SqliteEventStore(join(dir, 'events.sqlite'));
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
-  t.teardown(async () => { await events.close(); await reads.close(); removeDir(dir); });
+  t.teardown(async () => {
+    await events.close();
+    await reads.close();
+    removeDir(dir);
+  });
   return { events, reads, dir };
 };
 
@@ -29,8 +42,16 @@ const allDocs = async (reads: SqliteReadStore) => ({
 
 t.test('an event applied twice changes nothing twice', async (t) => {
   const { events, reads } = setup(t);
-  await events.append('customer-cus_1', [customerCreated('cus_1', 'a@x.io'), ev('customer.updated', { id: 'cus_1', changes: { name: 'Ann' } }, '2026-01-02T00:00:00.000Z')], 'no_stream');
-  await events.append('tag-tag_1', [ev('tag.created', { id: 'tag_1', workspace_id: 'ws_1', name: 'A', color: null, is_active: true }), ev('tag.deleted', { id: 'tag_1' })], 'no_stream');
+  await events.append(
+    'customer-cus_1',
+    [customerCreated('cus_1', 'a@x.io'), ev('customer.updated', { id: 'cus_1', changes: { name: 'Ann' } }, '2026-01-02T00:00:00.000Z')],
+    'no_stream',
+  );
+  await events.append(
+    'tag-tag_1',
+    [ev('tag.created', { id: 'tag_1', workspace_id: 'ws_1', name: 'A', color: null, is_active: true }), ev('tag.deleted', { id: 'tag_1' })],
+    'no_stream',
+  );
   const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
   const log = await events.readAll({ commit: -1n, prepare: -1n }, 100);
   await projector.applyBatch(log);
@@ -74,7 +95,10 @@ t.test('a new projector resumes from the checkpoint and catches up', async (t) =
   await second.start();
   t.ok(await second.waitFor(await events.head(), 5000));
   await second.stop();
-  t.strictSame((await allDocs(reads)).customers.map((c) => c.id), ['cus_b', 'cus_a']);
+  t.strictSame(
+    (await allDocs(reads)).customers.map((c) => c.id),
+    ['cus_b', 'cus_a'],
+  );
   t.equal(await reads.getCheckpoint('projector'), '2');
 });
 

@@ -14,11 +14,15 @@ export const importArticles = async (dir: string, ws: Tenant, articles: object[]
   writeFileSync(path, JSON.stringify({ knowledge_base_articles: articles }));
   await adminJson(dir, 'import', '--workspace', ws.workspaceId, '--file', path);
   const searchable = articles.filter((a: any) => (a.status ?? 'published') === 'published' && a.ai_agent_enabled !== false).map((a: any) => a.id as string);
-  await until(async () => {
-    const r = await ws.api.get('/knowledge_base/articles?limit=100');
-    const indexed = new Set((r.body?.data ?? []).filter((a: { indexed: boolean }) => a.indexed).map((a: { id: string }) => a.id));
-    return searchable.every((id) => indexed.has(id));
-  }, 10_000, 50);
+  await until(
+    async () => {
+      const r = await ws.api.get('/knowledge_base/articles?limit=100');
+      const indexed = new Set((r.body?.data ?? []).filter((a: { indexed: boolean }) => a.indexed).map((a: { id: string }) => a.id));
+      return searchable.every((id) => indexed.has(id));
+    },
+    10_000,
+    50,
+  );
 };
 
 /** Turns the agent on for the API channel, with any other settings given. */

@@ -1,16 +1,21 @@
 import { DELIVERIES, WEBHOOK_EVENTS } from '@support/application';
-import {
-  ARTICLES, CANNED_RESPONSES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES,
-} from '@support/projections';
+import { ARTICLES, CANNED_RESPONSES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { CollectionSpec, FindQuery } from '@support/readstore';
 
-export interface ApiQuery { spec: CollectionSpec; query: FindQuery; site: string }
+export interface ApiQuery {
+  spec: CollectionSpec;
+  query: FindQuery;
+  site: string;
+}
 
 const ws = 'ws_01TEST';
 const page = { startingAfter: 'x_01ZZZZ', limit: 21 };
 /** As Scoped.find sends it: the workspace condition added to the caller's. */
-const scoped = (spec: CollectionSpec, site: string, query: FindQuery = {}): ApiQuery =>
-  ({ spec, site, query: { ...query, where: { ...query.where, workspace_id: ws } } });
+const scoped = (spec: CollectionSpec, site: string, query: FindQuery = {}): ApiQuery => ({
+  spec,
+  site,
+  query: { ...query, where: { ...query.where, workspace_id: ws } },
+});
 /** A list route: its first page and the next ones, with each of its filters alone. */
 const list = (spec: CollectionSpec, site: string, filters: Record<string, string>): ApiQuery[] => [
   scoped(spec, site, { limit: 21 }),
@@ -27,7 +32,13 @@ export const API_QUERIES: readonly ApiQuery[] = [
   ...list(CUSTOMERS, 'GET /customers', { status: 'active' }),
   scoped(CUSTOMERS, 'GET /customers ?search=', { ...page, search: { fields: ['name', 'email', 'phone'], text: 'ada' } }),
   scoped(CUSTOMERS, 'GET /customers ?status=&search=', { ...page, where: { status: 'active' }, search: { fields: ['name', 'email', 'phone'], text: 'ada' } }),
-  ...list(CONVERSATIONS, 'GET /conversations, MCP list_conversations', { status: 'open', channel: 'email', channel_id: 'ch_1', customer_id: 'cus_1', priority: 'high' }),
+  ...list(CONVERSATIONS, 'GET /conversations, MCP list_conversations', {
+    status: 'open',
+    channel: 'email',
+    channel_id: 'ch_1',
+    customer_id: 'cus_1',
+    priority: 'high',
+  }),
   scoped(CONVERSATIONS, 'GET /conversations ?status=&channel=', { ...page, where: { status: 'open', channel: 'email' } }),
   scoped(MESSAGES, 'GET /conversations/:id/messages', { ...page, where: { conversation_id: 'conv_1' } }),
   scoped(MESSAGES, 'agent turn history, MCP get_conversation', { where: { conversation_id: 'conv_1' }, limit: 50 }),
@@ -42,7 +53,11 @@ export const API_QUERIES: readonly ApiQuery[] = [
   scoped(WEBHOOK_ENDPOINTS, 'GET /webhook_endpoints, endpoint count'),
   scoped(WEBHOOK_ENDPOINTS, 'dispatcher intake: enabled endpoints', { where: { status: 'enabled' } }),
   scoped(DELIVERIES, 'GET /webhook_endpoints/:id/deliveries', { ...page, where: { endpoint_id: 'we_1' } }),
-  { spec: DELIVERIES, site: 'dispatcher: due deliveries', query: { where: { status: 'pending' }, orderBy: { field: 'next_retry_ms', direction: 'asc' }, limit: 200 } },
+  {
+    spec: DELIVERIES,
+    site: 'dispatcher: due deliveries',
+    query: { where: { status: 'pending' }, orderBy: { field: 'next_retry_ms', direction: 'asc' }, limit: 200 },
+  },
   scoped(WEBHOOK_EVENTS, 'GET /events', page),
   { spec: WORKSPACES, site: 'SLA monitor: workspaces tracking SLAs', query: { where: { sla_tracking: true } } },
 ];

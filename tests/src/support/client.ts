@@ -19,7 +19,11 @@ export const client = (baseUrl: string, key?: string) => {
     });
     const text = await res.text();
     let parsed: unknown = null;
-    try { parsed = text ? JSON.parse(text) : null; } catch { parsed = text; }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {

@@ -37,7 +37,10 @@ export class LocalFerretDb {
   private log = '';
   private readonly kill = () => this.process?.kill('SIGKILL');
 
-  private constructor(readonly port: number, readonly dataDir: string) {}
+  private constructor(
+    readonly port: number,
+    readonly dataDir: string,
+  ) {}
 
   get url(): string {
     return `mongodb://127.0.0.1:${this.port}/`;
@@ -57,12 +60,23 @@ export class LocalFerretDb {
   }
 
   private async run(bin: string): Promise<void> {
-    const child = spawn(bin, [
-      '--handler=sqlite', `--sqlite-url=file:${this.dataDir}/`, `--listen-addr=127.0.0.1:${this.port}`, '--telemetry=disable',
-      // No debug HTTP listener (its fixed default port would clash between servers), state next to the data.
-      '--debug-addr=-', `--state-dir=${this.dataDir}`, '--log-level=warn',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (b: Buffer) => { this.log = (this.log + b.toString()).slice(-4000); };
+    const child = spawn(
+      bin,
+      [
+        '--handler=sqlite',
+        `--sqlite-url=file:${this.dataDir}/`,
+        `--listen-addr=127.0.0.1:${this.port}`,
+        '--telemetry=disable',
+        // No debug HTTP listener (its fixed default port would clash between servers), state next to the data.
+        '--debug-addr=-',
+        `--state-dir=${this.dataDir}`,
+        '--log-level=warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const keep = (b: Buffer) => {
+      this.log = (this.log + b.toString()).slice(-4000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     this.process = child;
@@ -125,7 +139,9 @@ export const mongoServerUrl = async (): Promise<string> => {
   if (!shared) {
     const starting = LocalFerretDb.start();
     shared = starting;
-    starting.catch(() => { if (shared === starting) shared = null; });
+    starting.catch(() => {
+      if (shared === starting) shared = null;
+    });
     const server = await starting;
     // It does not keep the test process alive, and ends with it, whichever way that ends.
     server.unref();

@@ -16,7 +16,10 @@ export class LocalNatsServer {
   private process: ChildProcess | undefined;
   private log = '';
 
-  private constructor(readonly port: number, readonly storeDir: string) {}
+  private constructor(
+    readonly port: number,
+    readonly storeDir: string,
+  ) {}
 
   get url(): string {
     return `nats://127.0.0.1:${this.port}`;
@@ -36,7 +39,9 @@ export class LocalNatsServer {
   private async run(): Promise<void> {
     this.log = '';
     const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (b: Buffer) => { this.log = (this.log + b.toString()).slice(-4000); });
+    child.stderr.on('data', (b: Buffer) => {
+      this.log = (this.log + b.toString()).slice(-4000);
+    });
     this.process = child;
     const until = Date.now() + 10_000;
     while (!(await acceptsConnections(this.port))) {

@@ -5,7 +5,13 @@ import { LabelledQuestion, retrievalQuality } from '@support/agent';
 /** The labelled knowledge fixture: articles of one product and questions naming the article that answers each. */
 export const FIXTURE = path.resolve(__dirname, '../../fixtures/knowledge');
 
-export interface FixtureArticle { id: string; title: string; content: string; status?: string; ai_agent_enabled?: boolean }
+export interface FixtureArticle {
+  id: string;
+  title: string;
+  content: string;
+  status?: string;
+  ai_agent_enabled?: boolean;
+}
 export const fixtureArticles = (): FixtureArticle[] => JSON.parse(readFileSync(path.join(FIXTURE, 'articles.json'), 'utf8'));
 export const fixtureQuestions = (): LabelledQuestion[] => JSON.parse(readFileSync(path.join(FIXTURE, 'questions.json'), 'utf8'));
 
@@ -31,7 +37,10 @@ export const measureQuality = async (post: Post, questions: LabelledQuestion[]) 
     const r = await post('/agent/messages', { message: q.question });
     if (r.status !== 200) throw new Error(`POST /agent/messages answered ${r.status}: ${JSON.stringify(r.body)}`);
     const sources = r.body.sources as string[];
-    if (q.article_id === null) { if (sources.length === 0) offTopicDeclined++; continue; }
+    if (q.article_id === null) {
+      if (sources.length === 0) offTopicDeclined++;
+      continue;
+    }
     if (sources.length) answered++;
     if (sources.includes(titles.get(q.article_id)!)) cited++;
   }

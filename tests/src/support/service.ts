@@ -50,18 +50,31 @@ const spawnService = (dataDir: string, env: Record<string, string>): Promise<Ser
         if (m) {
           clearTimeout(timer);
           resolveStart({
-            baseUrl: m[1], dataDir, output, child,
-            stop: async (signal = 'SIGTERM') => { child.kill(signal); return exited; },
+            baseUrl: m[1],
+            dataDir,
+            output,
+            child,
+            stop: async (signal = 'SIGTERM') => {
+              child.kill(signal);
+              return exited;
+            },
           });
         }
       }
     };
     child.stdout.on('data', onLine);
     child.stderr.on('data', onLine);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output.join('\n')}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${output.join('\n')}`));
+    });
   });
 
-export interface CliResult { code: number | null; stdout: string; stderr: string }
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs a command to completion. */
 export const run = (command: string, args: string[], env: Record<string, string>): Promise<CliResult> =>
@@ -69,13 +82,18 @@ export const run = (command: string, args: string[], env: Record<string, string>
     const child = spawn(command, args, { env: { ...process.env, ...env }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
     child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
   });
 
 /** The admin CLI on a data directory (and its read store, as the service on it has). */
-export const admin = async (dataDir: string, ...args: string[]) => run(process.execPath, [ADMIN, ...args], { DATA_DIR: dataDir, ...(await readStoreEnv(dataDir)) });
+export const admin = async (dataDir: string, ...args: string[]) =>
+  run(process.execPath, [ADMIN, ...args], { DATA_DIR: dataDir, ...(await readStoreEnv(dataDir)) });
 
 /** The admin CLI with --json, parsed; fails loudly when the command fails. */
 export const adminJson = async <T = Record<string, unknown>>(dataDir: string, ...args: string[]): Promise<T> => {

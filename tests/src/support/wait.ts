@@ -19,6 +19,8 @@ export const until = async (cond: () => boolean | Promise<boolean>, ms = 10_000,
 /** `promise`'s outcome, or a failure when it has not settled after `ms` (for calls that must not hang). */
 export const within = <T>(promise: Promise<T>, ms: number, what = 'the call'): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 };

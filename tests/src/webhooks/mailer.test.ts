@@ -9,7 +9,10 @@ function parseMessage(raw: string): { headers: Record<string, string>; body: str
   const text = raw.replace(/\r\n/g, '\n');
   const split = text.indexOf('\n\n');
   const headers: Record<string, string> = {};
-  for (const line of text.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
+  for (const line of text
+    .slice(0, split)
+    .replace(/\n[ \t]+/g, ' ')
+    .split('\n')) {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }

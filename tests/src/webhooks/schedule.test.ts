@@ -35,5 +35,3 @@ t.test('failedAttempt must be a positive integer', async (t) => {
   t.throws(() => retryDelayMs(0, noJitter), RangeError);
   t.throws(() => retryDelayMs(1.5, noJitter), RangeError);
 });
-
-

@@ -14,9 +14,9 @@ interface Seen {
 
 const strict: GuardOptions = { allowPrivateNetworks: false, allowedCidrs: [] };
 const permissive: GuardOptions = { allowPrivateNetworks: true, allowedCidrs: [] };
-const resolvesTo = (address: string): GuardOptions['lookup'] => async () => [
-  { address, family: address.includes(':') ? 6 : 4 },
-];
+const resolvesTo =
+  (address: string): GuardOptions['lookup'] =>
+  async () => [{ address, family: address.includes(':') ? 6 : 4 }];
 
 t.test('sendWebhook against a local HTTPS receiver', async (t) => {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
@@ -117,7 +117,10 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
   t.test('a redirect is not followed', async (t) => {
     const before = seen.length;
     t.match(await post('/redirect', permissive), { ok: false, status: 302, error: null });
-    t.strictSame(seen.slice(before).map((s) => s.path), ['/redirect']);
+    t.strictSame(
+      seen.slice(before).map((s) => s.path),
+      ['/redirect'],
+    );
   });
 
   t.test('Retry-After on 429 (seconds) and 503 (HTTP date)', async (t) => {
@@ -153,7 +156,11 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
   t.test('the guard runs in the connection lookup', async (t) => {
     // Refused cases use names of their own: a pooled receiver.test socket would skip the lookup.
     const before = seen.length;
-    t.match(await post('/small', { ...permissive, lookup: resolvesTo('127.0.0.1') }, {}, 'receiver.test'), { ok: true, status: 204 }, 'the injected lookup is where it connects');
+    t.match(
+      await post('/small', { ...permissive, lookup: resolvesTo('127.0.0.1') }, {}, 'receiver.test'),
+      { ok: true, status: 204 },
+      'the injected lookup is where it connects',
+    );
     t.match(await post('/small', { ...strict, lookup: resolvesTo('10.0.0.1') }, {}, 'private.test'), {
       ok: false,
       status: null,
@@ -165,7 +172,17 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
     });
     t.match(await post('/small', { ...strict, lookup: resolvesTo('127.0.0.1') }, {}, 'loopback.test'), { ok: false, error: /refused: .*loopback/ });
     t.match(
-      await post('/small', { ...strict, lookup: async () => { throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' }); } }, {}, 'nxdomain.test'),
+      await post(
+        '/small',
+        {
+          ...strict,
+          lookup: async () => {
+            throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+          },
+        },
+        {},
+        'nxdomain.test',
+      ),
       { ok: false, error: /refused: could not resolve host nxdomain\.test/ },
     );
     t.equal(seen.length, before + 1, 'only the allowed delivery arrived');
@@ -206,8 +223,17 @@ t.test('sendWebhook against a local HTTPS receiver', async (t) => {
 
 t.test('a pooled socket the receiver dropped is retried once on a new connection, not booked as a failure', async (t) => {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec', algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   let requests = 0;
   const perSocket = new WeakMap<object, number>();
@@ -218,11 +244,18 @@ t.test('a pooled socket the receiver dropped is retried once on a new connection
     const n = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, n);
     req.resume();
-    req.on('end', () => { if (n === 2) req.socket.destroy(); else res.end('ok'); });
+    req.on('end', () => {
+      if (n === 2) req.socket.destroy();
+      else res.end('ok');
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: pems.cert });
-  t.teardown(() => { agent.destroy(); server.closeAllConnections(); server.close(); });
+  t.teardown(() => {
+    agent.destroy();
+    server.closeAllConnections();
+    server.close();
+  });
   const url = `https://localhost:${(server.address() as { port: number }).port}/hook`;
   const guard = { allowPrivateNetworks: true, allowedCidrs: [] };
   t.equal((await sendWebhook({ url, body: '{}', headers: {} }, guard, { agent })).ok, true);

@@ -134,7 +134,7 @@ t.test('checkWebhookUrl', async (t) => {
     'rebind.example.com': ['127.0.0.1'],
     'meta.example.com': ['169.254.169.254'],
     'ula.example.com': ['fd12:3456::1'],
-    'localhost': ['127.0.0.1'],
+    localhost: ['127.0.0.1'],
     'api.localhost': ['127.0.0.1'],
   });
   const s: GuardOptions = { ...strict, lookup };

@@ -50,7 +50,10 @@ export const passageForEmbedding = (p: Passage): string =>
 
 /* The parts of @huggingface/transformers used here, typed locally so the
  * build does not depend on the optional package being installed. */
-interface Tensor { dims: number[]; data: Float32Array }
+interface Tensor {
+  dims: number[];
+  data: Float32Array;
+}
 type Extractor = (texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<Tensor>;
 interface Transformers {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
@@ -165,7 +168,10 @@ export class Reranker {
    */
   async rerank(query: string, hits: readonly SearchHit[], bm25Weight = FUSION_BM25_WEIGHT): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
-    const sims = await this.similarities(query, hits.map((h) => h.passage));
+    const sims = await this.similarities(
+      query,
+      hits.map((h) => h.passage),
+    );
     const best = Math.max(...hits.map((h) => h.score));
     return hits
       .map((h, i) => ({

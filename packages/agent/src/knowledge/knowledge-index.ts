@@ -44,8 +44,17 @@ export const DEFAULT_INDEX_OPTIONS: Required<KnowledgeIndexOptions> = {
   fuzzy: false,
 };
 
-interface PassageDoc { id: string; title: string; heading: string; text: string }
-interface ArticleDoc { id: string; title: string; text: string }
+interface PassageDoc {
+  id: string;
+  title: string;
+  heading: string;
+  text: string;
+}
+interface ArticleDoc {
+  id: string;
+  title: string;
+  text: string;
+}
 
 /** Indexed text: link and image labels kept, URLs dropped (they only add noise terms). */
 export const searchableText = (markdown: string): string =>

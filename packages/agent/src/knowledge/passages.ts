@@ -16,7 +16,10 @@ const cleanHeading = (raw: string): string =>
     .replace(/:$/, '')
     .trim();
 
-interface Block { heading: string | null; text: string }
+interface Block {
+  heading: string | null;
+  text: string;
+}
 
 /**
  * Blocks of an article's markdown: headings set the current heading, blank lines

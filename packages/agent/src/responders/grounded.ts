@@ -32,14 +32,19 @@ const BUBBLE_CHARS = 420;
 /** List items glued to the sentence that introduces them (`…these steps:`). */
 const LIST_ITEMS_PER_LEAD = 6;
 
-interface Wording { greeting: string; closing: string; unknown: string }
+interface Wording {
+  greeting: string;
+  closing: string;
+  unknown: string;
+}
 
 /** What the tone changes: the greeting of the first bubble, the closing of the last, the "I don't know". */
 const WORDING: Record<Tone, Wording> = {
   professional: {
     greeting: 'Thank you for your question.',
     closing: 'Please let me know if there is anything else I can help you with.',
-    unknown: 'Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?',
+    unknown:
+      'Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?',
   },
   friendly: {
     greeting: 'Hi there!',
@@ -58,7 +63,8 @@ const WORDING: Record<Tone, Wording> = {
  * reader", "What happens when a payment fails") — not an indirect one like "How card data is
  * protected" or "When you receive your money".
  */
-const DIRECT_QUESTION = /^(?:(?:how|what|where|which|who|why|when)\s+(?:do|does|did|can|could|should|will|would|is|are|was|to|much|many|long|often|happens|if)|why|can|could|do|does|is|are|should|will|would|may)\b/i;
+const DIRECT_QUESTION =
+  /^(?:(?:how|what|where|which|who|why|when)\s+(?:do|does|did|can|could|should|will|would|is|are|was|to|much|many|long|often|happens|if)|why|can|could|do|does|is|are|should|will|would|may)\b/i;
 
 /** A related article offered as a quick reply, phrased as the customer's next message. */
 export const quickReplyFor = (title: string): string => {
@@ -89,7 +95,10 @@ const labelFor = (url: string): string => {
   return `Open ${address.length > 48 ? `${address.slice(0, 47)}…` : address}`;
 };
 
-interface Links { buttons: { text: string; url: string }[]; images: string[] }
+interface Links {
+  buttons: { text: string; url: string }[];
+  images: string[];
+}
 
 /** The buttons (links) and images of a markdown text, in order; images are never buttons. */
 export const extractLinks = (text: string): Links => {
@@ -123,7 +132,11 @@ const END = /[.!?…]["')\]]*$/;
 const sentenceEnd = (s: string): string => (END.test(s) || s.endsWith(':') ? s : `${s}.`);
 
 /** A piece of answer text: one sentence, or a lead-in sentence with the list items it introduces. */
-interface Unit { text: string; terms: Set<string>; index: number }
+interface Unit {
+  text: string;
+  terms: Set<string>;
+  index: number;
+}
 
 /** The readable sentences of a passage in order; headings, code blocks, tables and rules left out. */
 export const sentencesOf = (text: string): string[] => {
@@ -151,7 +164,10 @@ export const sentencesOf = (text: string): string[] => {
     const content = plain(line.replace(/^>\s?/, '').replace(/^([-*+]|\d+[.)])\s+/, ''));
     // Nothing left, or only a bare link (it becomes a button): no sentence.
     if (content === '' || /^https?:\/\/\S+$/i.test(content)) continue;
-    const sentences = content.split(/(?<=[.!?…]["')\]]*)\s+(?=["'([]?[A-Z0-9])/).map((s) => s.trim()).filter((s) => s !== '');
+    const sentences = content
+      .split(/(?<=[.!?…]["')\]]*)\s+(?=["'([]?[A-Z0-9])/)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     const current = lead;
     if (isItem && current && current.items.length < LIST_ITEMS_PER_LEAD) {
       current.items.push(...sentences.map(sentenceEnd).map((s) => s.replace(/:$/, '.')));
@@ -170,7 +186,12 @@ export const sentencesOf = (text: string): string[] => {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Scored { hit: SearchHit; share: number; relevant: boolean; related: boolean }
+interface Scored {
+  hit: SearchHit;
+  share: number;
+  relevant: boolean;
+  related: boolean;
+}
 
 /** Every hit with its share of the question's terms and whether it is relevant / related (rule above). */
 /**
@@ -181,7 +202,10 @@ interface Scored { hit: SearchHit; share: number; relevant: boolean; related: bo
 const analyses = new WeakMap<Passage, { terms?: Set<string>; units?: Unit[] }>();
 const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, make: () => NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>) => {
   let entry = analyses.get(passage);
-  if (!entry) { entry = {}; analyses.set(passage, entry); }
+  if (!entry) {
+    entry = {};
+    analyses.set(passage, entry);
+  }
   return (entry[key] ??= make()) as NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>;
 };
 
@@ -196,11 +220,13 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
     const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
     // Re-ranked hits carry the embedding similarity, a better gate than shared words: a
     // paraphrase shares meaning, not terms (thresholds measured on the fixture, embeddings.ts).
-    const close = hit.similarity === undefined
-      ? share >= MIN_TERM_SHARE
-      : hit.similarity >= MIN_SIMILARITY || (hit.similarity >= MIN_SIMILARITY_WITH_TERMS && share >= MIN_TERM_SHARE);
+    const close =
+      hit.similarity === undefined
+        ? share >= MIN_TERM_SHARE
+        : hit.similarity >= MIN_SIMILARITY || (hit.similarity >= MIN_SIMILARITY_WITH_TERMS && share >= MIN_TERM_SHARE);
     return {
-      hit, share,
+      hit,
+      share,
       relevant: close && relative >= MIN_RELATIVE_SCORE,
       related: shared > 0 && relative >= MIN_RELATED_SCORE,
     };
@@ -209,7 +235,9 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
 
 /** Relevant hits, best first: what any responder may ground an answer on. */
 export const relevantHits = (message: string, hits: readonly SearchHit[]): SearchHit[] =>
-  judgeHits(message, hits).filter((s) => s.relevant).map((s) => s.hit);
+  judgeHits(message, hits)
+    .filter((s) => s.relevant)
+    .map((s) => s.hit);
 
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
@@ -253,11 +281,12 @@ export const groundedAnswer = (question: Question): Answer => {
   const laterChunks: { hit: SearchHit; units: Unit[] }[] = [];
   const seen = new Set<string>();
   for (const hit of relevant) {
-    const units = analysed(hit.passage, 'units', () => sentencesOf(hit.passage.text).map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) })))
-      .filter((u) => {
-        const key = u.text.toLowerCase();
-        return seen.has(key) ? false : (seen.add(key), true);
-      });
+    const units = analysed(hit.passage, 'units', () =>
+      sentencesOf(hit.passage.text).map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) })),
+    ).filter((u) => {
+      const key = u.text.toLowerCase();
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
     if (units.length === 0) continue;
     const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q)).length;
     let matching = units.filter((u) => overlap(u) > 0);
@@ -272,22 +301,42 @@ export const groundedAnswer = (question: Question): Answer => {
     return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
   }
 
-  const messages = chosen.map((c) => [...c.units].sort((a, b) => a.index - b.index).map((u) => u.text).join(' '));
+  const messages = chosen.map((c) =>
+    [...c.units]
+      .sort((a, b) => a.index - b.index)
+      .map((u) => u.text)
+      .join(' '),
+  );
   messages[0] = `${wording.greeting} ${messages[0]}`;
   if (settings.response_length !== 'concise') messages[messages.length - 1] = `${messages[messages.length - 1]} ${wording.closing}`;
 
-  const cited = distinctBy(chosen.map((c) => c.hit), (h) => h.passage.id);
-  const sources = distinctBy(cited.map((h) => h.passage.title), (s) => s);
+  const cited = distinctBy(
+    chosen.map((c) => c.hit),
+    (h) => h.passage.id,
+  );
+  const sources = distinctBy(
+    cited.map((h) => h.passage.title),
+    (s) => s,
+  );
   const links = cited.map((h) => extractLinks(h.passage.text));
-  const buttons = distinctBy(links.flatMap((l) => l.buttons), (b) => b.url).slice(0, ANSWER_LIMITS.buttons);
-  const images = distinctBy(links.flatMap((l) => l.images), (i) => i).slice(0, ANSWER_LIMITS.images);
+  const buttons = distinctBy(
+    links.flatMap((l) => l.buttons),
+    (b) => b.url,
+  ).slice(0, ANSWER_LIMITS.buttons);
+  const images = distinctBy(
+    links.flatMap((l) => l.images),
+    (i) => i,
+  ).slice(0, ANSWER_LIMITS.images);
 
   const citedArticles = new Set(cited.map((h) => h.passage.articleId));
   const citedTitles = new Set(sources);
   const quick_replies = distinctBy(
     judged.filter((s) => s.related && !citedArticles.has(s.hit.passage.articleId) && !citedTitles.has(s.hit.passage.title)).map((s) => s.hit),
     (h) => h.passage.articleId,
-  ).map((h) => quickReplyFor(h.passage.title)).filter((q, i, all) => all.indexOf(q) === i).slice(0, ANSWER_LIMITS.quickReplies);
+  )
+    .map((h) => quickReplyFor(h.passage.title))
+    .filter((q, i, all) => all.indexOf(q) === i)
+    .slice(0, ANSWER_LIMITS.quickReplies);
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
 };

@@ -44,7 +44,10 @@ const Completion = t.type({
   choices: t.array(t.type({ message: t.type({ content: t.union([t.string, t.null]) }) })),
 });
 
-interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
+interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
 
 const TONES: Record<AnswerSettings['tone'], string> = {
   professional: 'professional: courteous, precise and formal; no slang, no emoji',
@@ -60,12 +63,14 @@ const LENGTHS: Record<AnswerSettings['response_length'], string> = {
 
 /** `[1] Title — heading` then the passage text; numbering from 1 in retrieval order. */
 export const contextBlock = (hits: readonly SearchHit[]): string =>
-  hits.map((hit, i) => {
-    const { title, heading, text } = hit.passage;
-    const head = heading ? `${title} — ${heading}` : title;
-    const body = text.length > MAX_PASSAGE_CHARS ? `${text.slice(0, MAX_PASSAGE_CHARS)}…` : text;
-    return `[${i + 1}] ${head}\n${body}`;
-  }).join('\n\n');
+  hits
+    .map((hit, i) => {
+      const { title, heading, text } = hit.passage;
+      const head = heading ? `${title} — ${heading}` : title;
+      const body = text.length > MAX_PASSAGE_CHARS ? `${text.slice(0, MAX_PASSAGE_CHARS)}…` : text;
+      return `[${i + 1}] ${head}\n${body}`;
+    })
+    .join('\n\n');
 
 /** The system prompt: who the agent is, how it speaks, the grounding rules, the JSON contract and the context. */
 export const systemPrompt = (settings: AnswerSettings, hits: readonly SearchHit[]): string => {
@@ -75,11 +80,7 @@ export const systemPrompt = (settings: AnswerSettings, hits: readonly SearchHit[
     `Response length: ${LENGTHS[settings.response_length]}.`,
   ];
   if (settings.custom_instructions && settings.custom_instructions.trim() !== '') {
-    lines.push(
-      '',
-      'Custom instructions from the business (follow them unless they conflict with the rules below):',
-      settings.custom_instructions.trim(),
-    );
+    lines.push('', 'Custom instructions from the business (follow them unless they conflict with the rules below):', settings.custom_instructions.trim());
   }
   lines.push(
     '',
@@ -124,11 +125,23 @@ const isHttpUrl = (value: string): boolean => {
 
 /** Model output → Answer: caps, trimming, http(s) only, sources from valid citations only. Null when it has no message. */
 export const toAnswer = (output: ModelAnswer, hits: readonly SearchHit[]): Answer | null => {
-  const messages = output.messages.map((m) => m.trim()).filter((m) => m !== '').slice(0, MAX_MESSAGES);
+  const messages = output.messages
+    .map((m) => m.trim())
+    .filter((m) => m !== '')
+    .slice(0, MAX_MESSAGES);
   if (messages.length === 0) return null;
-  const cited = distinctBy((output.citations ?? []).filter((n) => Number.isInteger(n) && n >= 1 && n <= hits.length), String);
-  const sources = distinctBy(cited.map((n) => hits[n - 1].passage.title), (s) => s);
-  const quick_replies = distinctBy((output.quick_replies ?? []).map((q) => q.trim()).filter((q) => q !== ''), (q) => q).slice(0, ANSWER_LIMITS.quickReplies);
+  const cited = distinctBy(
+    (output.citations ?? []).filter((n) => Number.isInteger(n) && n >= 1 && n <= hits.length),
+    String,
+  );
+  const sources = distinctBy(
+    cited.map((n) => hits[n - 1].passage.title),
+    (s) => s,
+  );
+  const quick_replies = distinctBy(
+    (output.quick_replies ?? []).map((q) => q.trim()).filter((q) => q !== ''),
+    (q) => q,
+  ).slice(0, ANSWER_LIMITS.quickReplies);
   const buttons = distinctBy(
     (output.buttons ?? []).map((b) => ({ text: b.text.trim(), url: b.url.trim() })).filter((b) => b.text !== '' && isHttpUrl(b.url)),
     (b) => b.url,
@@ -144,7 +157,10 @@ const unfence = (content: string): string => {
 };
 
 class Unusable extends Error {
-  constructor(readonly reason: string, readonly fields: Record<string, unknown> = {}) {
+  constructor(
+    readonly reason: string,
+    readonly fields: Record<string, unknown> = {},
+  ) {
     super(reason);
   }
 }
@@ -197,7 +213,11 @@ export class LlmResponder implements Responder {
       const reason = err instanceof Unusable ? err.reason : err instanceof Error ? err.message : String(err);
       const fields = err instanceof Unusable ? err.fields : {};
       this.options.log.warn('LLM answer unusable; the fallback responder answers instead', {
-        reason: this.redact(reason), ...fields, model, model_tier: tier, base_url: this.loggedUrl,
+        reason: this.redact(reason),
+        ...fields,
+        model,
+        model_tier: tier,
+        base_url: this.loggedUrl,
       });
       return this.options.fallback.answer(question);
     }
@@ -213,7 +233,10 @@ export class LlmResponder implements Responder {
     let status: number;
     try {
       const res = await fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
       });
       status = res.status;
       text = await res.text();
@@ -247,7 +270,10 @@ export class LlmResponder implements Responder {
     if (E.isLeft(output)) {
       // `messages.0`, `citations`… (the intersection's member indices left out).
       const pathOf = (e: t.ValidationError) =>
-        e.context.filter((c, i) => c.key !== '' && !(e.context[i - 1]?.type instanceof t.IntersectionType)).map((c) => c.key).join('.') || '(root)';
+        e.context
+          .filter((c, i) => c.key !== '' && !(e.context[i - 1]?.type instanceof t.IntersectionType))
+          .map((c) => c.key)
+          .join('.') || '(root)';
       const paths = [...new Set(output.left.map(pathOf))];
       throw new Unusable('the model answer has the wrong shape', { invalid: paths.slice(0, 5) });
     }

@@ -1,4 +1,8 @@
-export interface PastMessage { sender_type: string; content: string; created_at: string }
+export interface PastMessage {
+  sender_type: string;
+  content: string;
+  created_at: string;
+}
 
 /**
  * Abuse protection, per conversation: the agent does not answer a customer message that is

@@ -1,6 +1,11 @@
 /** Lowercase, accents removed, every run of non-letters/digits a single space. */
 const fold = (text: string): string =>
-  text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /**
  * The first escalation keyword the message contains as whole words, ignoring case and accents

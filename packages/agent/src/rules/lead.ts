@@ -1,4 +1,7 @@
-export interface Lead { email: string | null; phone: string | null }
+export interface Lead {
+  email: string | null;
+  phone: string | null;
+}
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 /** A run of digits with the usual separators, optionally starting with +. */
@@ -15,7 +18,10 @@ export const findLead = (message: string): Lead | null => {
   let phone: string | null = null;
   for (const m of withoutEmail.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '').length;
-    if (digits >= 9 && digits <= 15) { phone = m[0].trim(); break; }
+    if (digits >= 9 && digits <= 15) {
+      phone = m[0].trim();
+      break;
+    }
   }
   return email || phone ? { email, phone } : null;
 };

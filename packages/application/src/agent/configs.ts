@@ -9,7 +9,12 @@ export class AgentConfigs {
   constructor(private readonly deps: Deps) {}
 
   async configure(ctx: CommandContext & { workspaceId: string }, plan: Plan, patch: AgentPatch) {
-    const outcome = await execute(this.deps, ctx, agentAggregate, agentStream(ctx.workspaceId), { type: 'configure', workspace_id: ctx.workspaceId, plan, patch });
+    const outcome = await execute(this.deps, ctx, agentAggregate, agentStream(ctx.workspaceId), {
+      type: 'configure',
+      workspace_id: ctx.workspaceId,
+      plan,
+      patch,
+    });
     return { position: outcome.position, settings: outcome.state.settings };
   }
 

@@ -67,8 +67,17 @@ export class KnowledgeFeed {
   waitFor(target: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(this.position, target) >= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.waiters = this.waiters.filter((w) => w !== waiter); resolve(false); }, timeoutMs);
-      const waiter = { target, wake: () => { clearTimeout(timer); resolve(true); } };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter = {
+        target,
+        wake: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
       this.waiters.push(waiter);
     });
   }

@@ -1,7 +1,5 @@
 import { Answer, abuseVerdict, findLead, HistoryEntry, Lead, matchKeyword, Responder } from '@support/agent';
-import {
-  AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, planLimitError, tiersOf, TurnOutcome,
-} from '@support/domain';
+import { AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, planLimitError, tiersOf, TurnOutcome } from '@support/domain';
 import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
@@ -14,7 +12,12 @@ import { ReadModels } from '../queries/read-models';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
 
-export interface TurnInput { message: string; conversation_id?: string; customer?: CustomerInput; attachments?: unknown[] }
+export interface TurnInput {
+  message: string;
+  conversation_id?: string;
+  customer?: CustomerInput;
+  attachments?: unknown[];
+}
 
 /** Spec 2.7 without `object`, plus the position to settle on before answering. */
 export interface TurnResult {
@@ -48,8 +51,15 @@ export class AgentTurns {
   constructor(
     private readonly deps: Deps,
     private readonly parts: {
-      workspaces: Workspaces; configs: AgentConfigs; conversations: Conversations; customers: Customers;
-      reads: ReadModels; knowledge: KnowledgeFeed; responder: Responder; clock: Clock; log: Logger;
+      workspaces: Workspaces;
+      configs: AgentConfigs;
+      conversations: Conversations;
+      customers: Customers;
+      reads: ReadModels;
+      knowledge: KnowledgeFeed;
+      responder: Responder;
+      clock: Clock;
+      log: Logger;
     },
   ) {}
 
@@ -59,7 +69,8 @@ export class AgentTurns {
     if (!workspace) throw failure('not_found', 'workspace not found');
     const settings = await configs.current(ctx.workspaceId);
     if (!settings.is_enabled) throw failure('conflict', 'The AI agent is disabled for this workspace; enable it with PATCH /agent {"is_enabled": true}.');
-    if (!settings.deployed_channels.api) throw failure('conflict', 'The AI agent is not deployed on the API channel; set deployed_channels.api to true with PATCH /agent.');
+    if (!settings.deployed_channels.api)
+      throw failure('conflict', 'The AI agent is not deployed on the API channel; set deployed_channels.api to true with PATCH /agent.');
     const tier = settings.model_tier;
     if (!tiersOf(workspace.plan).includes(tier)) throw new DomainFailure(planLimitError(tier, workspace.plan));
 
@@ -79,12 +90,18 @@ export class AgentTurns {
     let position: Position | null;
     try {
       // A new conversation is created in the same append as its first turn.
-      const creation = existing ? [] : [(await this.parts.conversations.creation(ctx, { id: conversationId, channel: 'api', customer: input.customer })).command];
-      const recorded = await executeAll(this.deps, ctx, conversationAggregate, conversationStream(conversationId), [...creation, {
-        type: 'agent_turn', workspace_id: ctx.workspaceId,
-        customer_message: { id: customerMessageId, content: input.message, attachments: input.attachments ?? [] },
-        outcome,
-      }]);
+      const creation = existing
+        ? []
+        : [(await this.parts.conversations.creation(ctx, { id: conversationId, channel: 'api', customer: input.customer })).command];
+      const recorded = await executeAll(this.deps, ctx, conversationAggregate, conversationStream(conversationId), [
+        ...creation,
+        {
+          type: 'agent_turn',
+          workspace_id: ctx.workspaceId,
+          customer_message: { id: customerMessageId, content: input.message, attachments: input.attachments ?? [] },
+          outcome,
+        },
+      ]);
       replied = recorded.events.some((e) => e.type === 'agent.replied');
       escalated = recorded.events.some((e) => e.type === 'agent.escalated');
       position = recorded.position;
@@ -98,8 +115,16 @@ export class AgentTurns {
     }
     const shown = replied && answer ? answer : NO_REPLY;
     return {
-      conversation_id: conversationId, messages: shown.messages, quick_replies: shown.quick_replies, buttons: shown.buttons, images: shown.images, sources: shown.sources,
-      escalated, credits_used: replied ? cost : 0, model_tier: tier, position,
+      conversation_id: conversationId,
+      messages: shown.messages,
+      quick_replies: shown.quick_replies,
+      buttons: shown.buttons,
+      images: shown.images,
+      sources: shown.sources,
+      escalated,
+      credits_used: replied ? cost : 0,
+      model_tier: tier,
+      position,
     };
   }
 
@@ -107,19 +132,33 @@ export class AgentTurns {
   private async existing(workspaceId: string, id: string) {
     const { state } = await load(this.deps, conversationAggregate, conversationStream(id));
     if (!state.exists || state.workspace_id !== workspaceId) throw failure('not_found', `No such conversation: '${id}'`);
-    if (state.channel !== 'api') throw failure('validation', `conversation ${id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
+    if (state.channel !== 'api')
+      throw failure('validation', `conversation ${id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
     const page = await this.parts.reads.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
-    const history = page.items.reverse().map((m) => ({ sender_type: m.sender_type as string, content: m.content as string, created_at: m.created_at as string }));
+    const history = page.items
+      .reverse()
+      .map((m) => ({ sender_type: m.sender_type as string, content: m.content as string, created_at: m.created_at as string }));
     return { state, history };
   }
 
   /** What the agent does with this message; no I/O but retrieval and the responder. */
-  private async decide(workspaceId: string, settings: AgentSettings, turn: { id: string; cost: number }, state: ConversationState | null, history: { sender_type: string; content: string; created_at: string }[], message: string): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
+  private async decide(
+    workspaceId: string,
+    settings: AgentSettings,
+    turn: { id: string; cost: number },
+    state: ConversationState | null,
+    history: { sender_type: string; content: string; created_at: string }[],
+    message: string,
+  ): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
     const none = { outcome: { kind: 'none' } as TurnOutcome, answer: null };
     if (state && !aiMayReply(state)) return none;
     const abuse = abuseVerdict(history, message, this.parts.clock.now());
     if (abuse) {
-      this.parts.log.info('agent turn blocked by abuse protection', { workspace_id: workspaceId, conversation_id: state?.exists ? state.id : null, rule: abuse });
+      this.parts.log.info('agent turn blocked by abuse protection', {
+        workspace_id: workspaceId,
+        conversation_id: state?.exists ? state.id : null,
+        rule: abuse,
+      });
       return none;
     }
     const { escalation } = settings;
@@ -132,7 +171,8 @@ export class AgentTurns {
     }
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     const answer = await this.parts.responder.answer({
-      settings, message,
+      settings,
+      message,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
       hits: await this.parts.knowledge.search(workspaceId, message, TURN_HITS),
     });
@@ -143,7 +183,12 @@ export class AgentTurns {
   }
 
   /** Lead capture: contact details in the message update the conversation's customer (made if needed). */
-  private async captureLead(ctx: CommandContext & { workspaceId: string }, conversationId: string, customerId: string | null, lead: Lead): Promise<Position | null> {
+  private async captureLead(
+    ctx: CommandContext & { workspaceId: string },
+    conversationId: string,
+    customerId: string | null,
+    lead: Lead,
+  ): Promise<Position | null> {
     try {
       const captured = await this.parts.customers.captureLead(ctx, conversationId, customerId, lead);
       if (customerId !== null) return captured.position;
@@ -157,4 +202,3 @@ export class AgentTurns {
     }
   }
 }
-

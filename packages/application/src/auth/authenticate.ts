@@ -36,7 +36,11 @@ export const authenticator = (reads: ReadModels, clock: Clock) => {
     const workspace = await reads.workspaces.get(key.workspace_id);
     if (!workspace) return null;
     return {
-      keyId: key.id, workspaceId: key.workspace_id, environment: key.environment, scopes: key.scopes, workspace,
+      keyId: key.id,
+      workspaceId: key.workspace_id,
+      environment: key.environment,
+      scopes: key.scopes,
+      workspace,
       expiresAt: key.expires_at === null ? null : Date.parse(key.expires_at),
     };
   };

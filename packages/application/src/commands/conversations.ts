@@ -1,23 +1,47 @@
 import { Position } from '@support/eventstore';
-import { ConversationChannel, ConversationCommand, conversationDecider, ConversationEvent, ConversationState, customerDecider, CustomerEvent, ID_PREFIX } from '@support/domain';
+import {
+  ConversationChannel,
+  ConversationCommand,
+  conversationDecider,
+  ConversationEvent,
+  ConversationState,
+  customerDecider,
+  CustomerEvent,
+  ID_PREFIX,
+} from '@support/domain';
 import { CustomerInput, Customers, customerStream } from './customers';
 import { Aggregate, CommandContext, Deps, execute, load } from './execute';
 
-export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = { decider: conversationDecider, codec: ConversationEvent };
+export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = {
+  decider: conversationDecider,
+  codec: ConversationEvent,
+};
 export const conversationStream = (id: string) => `conversation-${id}`;
 
 type Update = Extract<ConversationCommand, { type: 'update' }>['changes'];
-export interface MessageInput { content: string; attachments?: unknown[]; channel_metadata?: Record<string, unknown>; client_message_id?: string }
+export interface MessageInput {
+  content: string;
+  attachments?: unknown[];
+  channel_metadata?: Record<string, unknown>;
+  client_message_id?: string;
+}
 
 /** Finds the workspace's connected channel of a kind, so its conversation count follows. */
 export type ChannelResolver = (workspaceId: string, channel: ConversationChannel) => Promise<string | null>;
 
 export class Conversations {
-  constructor(private readonly deps: Deps, private readonly customers: Customers, private readonly channelOf: ChannelResolver) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly customers: Customers,
+    private readonly channelOf: ChannelResolver,
+  ) {}
 
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
-  async create(ctx: CommandContext & { workspaceId: string }, input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+  async create(
+    ctx: CommandContext & { workspaceId: string },
+    input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> },
+  ) {
     const { id, command } = await this.creation(ctx, input);
     const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), command);
     return { id, position: outcome.position };
@@ -27,7 +51,10 @@ export class Conversations {
    * The command that creates a conversation, after the customer given is created or matched;
    * for a caller that appends it with more (an agent turn starting a conversation).
    */
-  async creation(ctx: CommandContext & { workspaceId: string }, input: { id?: string; channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> }) {
+  async creation(
+    ctx: CommandContext & { workspaceId: string },
+    input: { id?: string; channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> },
+  ) {
     let customer: { id: string; name: string | null; email: string | null } | null = null;
     if (input.customer) {
       const { id } = await this.customers.createOrMatch(ctx, input.customer);
@@ -37,17 +64,26 @@ export class Conversations {
     const channel = input.channel ?? 'api';
     const id = input.id ?? this.deps.ids.next(ID_PREFIX.conversation);
     const command: ConversationCommand = {
-      type: 'create', id, workspace_id: ctx.workspaceId, channel,
+      type: 'create',
+      id,
+      workspace_id: ctx.workspaceId,
+      channel,
       channel_id: await this.channelOf(ctx.workspaceId, channel),
-      customer_id: customer?.id ?? null, customer_name: customer?.name ?? null, customer_email: customer?.email ?? null,
-      external_id: null, metadata: input.metadata ?? {},
+      customer_id: customer?.id ?? null,
+      customer_name: customer?.name ?? null,
+      customer_email: customer?.email ?? null,
+      external_id: null,
+      metadata: input.metadata ?? {},
     };
     return { id, command };
   }
 
   async update(ctx: CommandContext & { workspaceId: string }, id: string, changes: Update) {
     const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), {
-      type: 'update', workspace_id: ctx.workspaceId, at: this.deps.clock.now().toISOString(), changes,
+      type: 'update',
+      workspace_id: ctx.workspaceId,
+      at: this.deps.clock.now().toISOString(),
+      changes,
     });
     return { id, position: outcome.position };
   }
@@ -56,8 +92,11 @@ export class Conversations {
   async linkCustomer(ctx: CommandContext & { workspaceId: string }, id: string, customerId: string): Promise<Position | null> {
     const { state } = await load(this.deps, { decider: customerDecider, codec: CustomerEvent }, customerStream(customerId));
     const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(id), {
-      type: 'link_customer', workspace_id: ctx.workspaceId, customer_id: customerId,
-      customer_name: state.exists ? state.name : null, customer_email: state.exists ? state.email : null,
+      type: 'link_customer',
+      workspace_id: ctx.workspaceId,
+      customer_id: customerId,
+      customer_name: state.exists ? state.name : null,
+      customer_email: state.exists ? state.email : null,
     });
     return outcome.position;
   }
@@ -69,8 +108,15 @@ export class Conversations {
   async postMessage(ctx: CommandContext & { workspaceId: string }, conversationId: string, input: MessageInput) {
     const id = this.deps.ids.next(ID_PREFIX.message);
     const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(conversationId), {
-      type: 'post_message', workspace_id: ctx.workspaceId, id, sender_type: 'agent', sender_id: ctx.actor, visibility: 'public',
-      content: input.content, attachments: input.attachments ?? [], channel_metadata: input.channel_metadata ?? {},
+      type: 'post_message',
+      workspace_id: ctx.workspaceId,
+      id,
+      sender_type: 'agent',
+      sender_id: ctx.actor,
+      visibility: 'public',
+      content: input.content,
+      attachments: input.attachments ?? [],
+      channel_metadata: input.channel_metadata ?? {},
       client_message_id: input.client_message_id ?? null,
     });
     if (outcome.events.length === 0 && outcome.state.exists && input.client_message_id) {
@@ -79,4 +125,3 @@ export class Conversations {
     return { id, created: true, position: outcome.position };
   }
 }
-

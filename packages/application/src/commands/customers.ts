@@ -1,5 +1,15 @@
 import * as E from 'fp-ts/Either';
-import { CustomerChanges, CustomerCommand, customerDecider, CustomerEvent, CustomerState, ID_PREFIX, IdentityKind, identitiesOf, normaliseIdentity } from '@support/domain';
+import {
+  CustomerChanges,
+  CustomerCommand,
+  customerDecider,
+  CustomerEvent,
+  CustomerState,
+  ID_PREFIX,
+  IdentityKind,
+  identitiesOf,
+  normaliseIdentity,
+} from '@support/domain';
 import { DomainFailure, failure } from '../errors';
 import { Aggregate, CommandContext, Deps, execute, load } from './execute';
 import { Reservations, reservationStream } from './reservations';
@@ -7,17 +17,25 @@ import { Reservations, reservationStream } from './reservations';
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };
 export const customerStream = (id: string) => `customer-${id}`;
 
-export interface CustomerInput { email?: string; phone?: string; name?: string; external_id?: string; metadata?: Record<string, unknown> }
+export interface CustomerInput {
+  email?: string;
+  phone?: string;
+  name?: string;
+  external_id?: string;
+  metadata?: Record<string, unknown>;
+}
 
-const identityStream = (workspaceId: string, kind: IdentityKind, value: string) =>
-  reservationStream(`customer_${kind}`, workspaceId, value);
+const identityStream = (workspaceId: string, kind: IdentityKind, value: string) => reservationStream(`customer_${kind}`, workspaceId, value);
 
 /**
  * Customers are deduplicated across channels: each normalised e-mail, phone and external id
  * is reserved for one customer per workspace.
  */
 export class Customers {
-  constructor(private readonly deps: Deps, private readonly reservations: Reservations) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly reservations: Reservations,
+  ) {}
 
   private readonly exists = async (id: string) => (await load(this.deps, customer, customerStream(id))).state.exists;
 
@@ -73,14 +91,24 @@ export class Customers {
    * a customer created (or matched) for them when it had none. A value another customer
    * already holds is left with them; the lead is recorded all the same.
    */
-  async captureLead(ctx: CommandContext & { workspaceId: string }, conversationId: string, customerId: string | null, lead: { email: string | null; phone: string | null }) {
+  async captureLead(
+    ctx: CommandContext & { workspaceId: string },
+    conversationId: string,
+    customerId: string | null,
+    lead: { email: string | null; phone: string | null },
+  ) {
     const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
     const id = customerId ?? (await this.createOrMatch(ctx, contact)).id;
     const state = await this.owned(ctx, id);
     const moves = await this.claimMoves(ctx, state, contact, 'skip');
-    const outcome = await moves.commit(() => execute(this.deps, ctx, customer, customerStream(id), {
-      type: 'capture_lead', conversation_id: conversationId, captured: { email: lead.email, phone: lead.phone }, changes: moves.changes,
-    }));
+    const outcome = await moves.commit(() =>
+      execute(this.deps, ctx, customer, customerStream(id), {
+        type: 'capture_lead',
+        conversation_id: conversationId,
+        captured: { email: lead.email, phone: lead.phone },
+        changes: moves.changes,
+      }),
+    );
     return { customerId: id, position: outcome.position };
   }
 
@@ -95,7 +123,12 @@ export class Customers {
    * holds is refused (409) or, with 'skip', left out of `changes`. `commit` runs the write,
    * then frees the old values; if the write fails, the new claims are released.
    */
-  private async claimMoves(ctx: CommandContext & { workspaceId: string }, state: Extract<CustomerState, { exists: true }>, changes: Pick<CustomerChanges, 'email' | 'phone'>, onTaken: 'refuse' | 'skip') {
+  private async claimMoves(
+    ctx: CommandContext & { workspaceId: string },
+    state: Extract<CustomerState, { exists: true }>,
+    changes: Pick<CustomerChanges, 'email' | 'phone'>,
+    onTaken: 'refuse' | 'skip',
+  ) {
     const id = state.id;
     const kept: Pick<CustomerChanges, 'email' | 'phone'> = { ...changes };
     const moves: { kind: IdentityKind; from: string | null }[] = [];
@@ -110,7 +143,10 @@ export class Customers {
       const stream = identityStream(ctx.workspaceId, kind, to);
       const claim = await this.reservations.claim(ctx, stream, id, this.exists);
       if (!claim.ok) {
-        if (onTaken === 'skip') { delete kept[kind]; continue; }
+        if (onTaken === 'skip') {
+          delete kept[kind];
+          continue;
+        }
         await releaseClaimed();
         throw failure('conflict', `another customer (${claim.owner}) already has this ${kind}`, { customer_id: claim.owner });
       }

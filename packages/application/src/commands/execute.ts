@@ -53,9 +53,15 @@ const folded = new WeakMap<object, WeakMap<object, Map<string, { state: unknown;
 
 const cacheOf = (events: object, decider: object) => {
   let byDecider = folded.get(events);
-  if (!byDecider) { byDecider = new WeakMap(); folded.set(events, byDecider); }
+  if (!byDecider) {
+    byDecider = new WeakMap();
+    folded.set(events, byDecider);
+  }
   let cache = byDecider.get(decider);
-  if (!cache) { cache = new Map(); byDecider.set(decider, cache); }
+  if (!cache) {
+    cache = new Map();
+    byDecider.set(decider, cache);
+  }
   return cache;
 };
 
@@ -72,7 +78,7 @@ export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'event
   const hit = cache.get(stream) as { state: S; revision: number } | undefined;
   const recorded = await deps.events.readStream(stream, hit ? hit.revision + 1 : 0);
   const state = decodeAll(aggregate.codec, recorded).reduce(aggregate.decider.evolve, hit ? hit.state : aggregate.decider.initialState);
-  const revision = recorded.length ? recorded[recorded.length - 1].revision : hit?.revision ?? null;
+  const revision = recorded.length ? recorded[recorded.length - 1].revision : (hit?.revision ?? null);
   if (revision !== null) remember(cache, stream, state, revision);
   return { state, revision };
 };

@@ -5,10 +5,14 @@ import { ArticleInput, CannedResponseInput, ChannelInput, input, TicketInput } f
  * An import file (operator interface): a JSON object with any of the four keys, each an array
  * of items shaped like the resource. Every problem is named by kind, item index and field.
  */
-export const ImportFile = input.closed('import file', {}, {
-  tickets: input.listOf(TicketInput),
-  knowledge_base_articles: input.listOf(ArticleInput),
-  canned_responses: input.listOf(CannedResponseInput),
-  channels: input.listOf(ChannelInput),
-});
+export const ImportFile = input.closed(
+  'import file',
+  {},
+  {
+    tickets: input.listOf(TicketInput),
+    knowledge_base_articles: input.listOf(ArticleInput),
+    canned_responses: input.listOf(CannedResponseInput),
+    channels: input.listOf(ChannelInput),
+  },
+);
 export type ImportFile = t.TypeOf<typeof ImportFile>;

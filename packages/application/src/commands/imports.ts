@@ -20,10 +20,17 @@ export interface ImportOutcome {
   position: Position | null;
 }
 
-export interface ImportProgress { done: number; total: number }
+export interface ImportProgress {
+  done: number;
+  total: number;
+}
 
 /** One item of the file, checked and given its id. */
-interface Planned<I> { id: string; exists: boolean; input: I }
+interface Planned<I> {
+  id: string;
+  exists: boolean;
+  input: I;
+}
 
 type InputProblem = input.InputProblem;
 /** A registry of different kinds: each spec's own types are checked where it is declared. */
@@ -32,7 +39,10 @@ type AnySpec = ImportKindSpec<any, any, any, any>;
 /** What the run reads of an item, whatever its kind. */
 type Item = { id?: string; number?: number };
 const SPECS: Record<ImportKind, AnySpec> = {
-  tickets: TICKET_IMPORT, knowledge_base_articles: ARTICLE_IMPORT, canned_responses: CANNED_RESPONSE_IMPORT, channels: CHANNEL_IMPORT,
+  tickets: TICKET_IMPORT,
+  knowledge_base_articles: ARTICLE_IMPORT,
+  canned_responses: CANNED_RESPONSE_IMPORT,
+  channels: CHANNEL_IMPORT,
 };
 
 /**
@@ -44,7 +54,10 @@ const SPECS: Record<ImportKind, AnySpec> = {
 export class Imports {
   private readonly numbers: TicketNumbers;
 
-  constructor(private readonly deps: Deps, private readonly workspaces: Workspaces) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly workspaces: Workspaces,
+  ) {
     this.numbers = new TicketNumbers(deps);
   }
 
@@ -62,9 +75,10 @@ export class Imports {
     if (problems.length) throw refused(problems);
 
     const tickets = plans.get('tickets') ?? [];
-    const numbers = await this.numbers.allocate(ctx, tickets
-      .filter((p) => !p.exists || p.input.number !== undefined)
-      .map((p) => ({ ticket_id: p.id, number: p.input.number ?? null })));
+    const numbers = await this.numbers.allocate(
+      ctx,
+      tickets.filter((p) => !p.exists || p.input.number !== undefined).map((p) => ({ ticket_id: p.id, number: p.input.number ?? null })),
+    );
 
     const outcome: ImportOutcome = { report: {}, created: 0, updated: 0, unchanged: 0, position: null };
     const total = [...plans.values()].reduce((n, p) => n + p.length, 0);
@@ -75,8 +89,17 @@ export class Imports {
       for (const item of planned) {
         // One instant per item: the command's `at` (default created_at) is also the event's time.
         const now = this.deps.clock.now();
-        const command: unknown = spec.command({ type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input }, numbers);
-        const { events, position } = (await execute({ ...this.deps, clock: { now: () => now } }, ctx, spec.aggregate, spec.stream(item.id), command)) as Outcome<unknown, DomainEvent>;
+        const command: unknown = spec.command(
+          { type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input },
+          numbers,
+        );
+        const { events, position } = (await execute(
+          { ...this.deps, clock: { now: () => now } },
+          ctx,
+          spec.aggregate,
+          spec.stream(item.id),
+          command,
+        )) as Outcome<unknown, DomainEvent>;
         if (events.length === 0) outcome.unchanged += 1;
         else if (events[0].type.endsWith('.created')) outcome.created += 1;
         else outcome.updated += 1;

@@ -1,4 +1,8 @@
-interface Waiting<I> { item: I; resolve: () => void; reject: (err: unknown) => void }
+interface Waiting<I> {
+  item: I;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * One writer per key: work for a key runs one batch at a time, and whatever is added meanwhile
@@ -27,7 +31,10 @@ export class KeyedBatches<I> {
       const batch = this.queues.get(key)!.splice(0);
       if (batch.length === 0) break;
       try {
-        await this.run(key, batch.map((w) => w.item));
+        await this.run(
+          key,
+          batch.map((w) => w.item),
+        );
         for (const w of batch) w.resolve();
       } catch (err) {
         for (const w of batch) w.reject(err);

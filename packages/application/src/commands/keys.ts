@@ -17,7 +17,10 @@ export interface CreateKey {
 }
 
 export class ApiKeys {
-  constructor(private readonly deps: Deps, private readonly workspaces: Workspaces) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly workspaces: Workspaces,
+  ) {}
 
   /** Returns the secret once; only its hash is recorded. */
   async create(ctx: CommandContext, input: CreateKey) {
@@ -30,7 +33,14 @@ export class ApiKeys {
     const scopes = input.scopes ?? scopesForAccess(access as AccessLevel);
     const expires_at = input.expiresAt ? normaliseTime(input.expiresAt) : null;
     const outcome = await execute(this.deps, { ...ctx, workspaceId: input.workspaceId }, apiKey, apiKeyStream(id), {
-      type: 'create', id, workspace_id: input.workspaceId, name: input.name, environment, scopes, key_hash: hashToken(key).toString('hex'), expires_at,
+      type: 'create',
+      id,
+      workspace_id: input.workspaceId,
+      name: input.name,
+      environment,
+      scopes,
+      key_hash: hashToken(key).toString('hex'),
+      expires_at,
     });
     return { id, key, name: input.name, environment, scopes: [...new Set(scopes)], expires_at, workspace_id: input.workspaceId, position: outcome.position };
   }

@@ -8,7 +8,10 @@ export const tagStream = (id: string) => `tag-${id}`;
 
 /** Tag names are unique per workspace, compared without case. */
 export class Tags {
-  constructor(private readonly deps: Deps, private readonly reservations: Reservations) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly reservations: Reservations,
+  ) {}
 
   private readonly live = async (id: string) => (await load(this.deps, tag, tagStream(id))).state.status === 'live';
   private readonly nameStream = (workspaceId: string, name: string) => reservationStream('tag_name', workspaceId, tagNameKey(name));
@@ -23,7 +26,13 @@ export class Tags {
     const id = this.deps.ids.next(ID_PREFIX.tag);
     await this.claimName(ctx, id, input.name);
     try {
-      const outcome = await execute(this.deps, ctx, tag, tagStream(id), { type: 'create', id, workspace_id: ctx.workspaceId, name: input.name, color: input.color ?? null });
+      const outcome = await execute(this.deps, ctx, tag, tagStream(id), {
+        type: 'create',
+        id,
+        workspace_id: ctx.workspaceId,
+        name: input.name,
+        color: input.color ?? null,
+      });
       return { id, position: outcome.position };
     } catch (err) {
       await this.reservations.release(ctx, this.nameStream(ctx.workspaceId, input.name), id);

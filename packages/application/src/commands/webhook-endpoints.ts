@@ -4,7 +4,10 @@ import { failure } from '../errors';
 import { Aggregate, CommandContext, Deps, execute, executeAll } from './execute';
 import { KeyedBatches } from './keyed-batches';
 
-const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = { decider: webhookEndpointDecider, codec: WebhookEndpointEvent };
+const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = {
+  decider: webhookEndpointDecider,
+  codec: WebhookEndpointEvent,
+};
 export const webhookEndpointStream = (id: string) => `webhook_endpoint-${id}`;
 
 /** Documented limit: endpoints per workspace (as Stripe's). */
@@ -13,10 +16,19 @@ export const MAX_ENDPOINTS = 16;
 type Ctx = CommandContext & { workspaceId: string };
 
 /** One delivery attempt's outcome, as the dispatcher reports it. `gone`: the receiver answered 410. */
-export interface AttemptReport { delivery_id: string; ok: boolean; gone: boolean; error: string | null }
+export interface AttemptReport {
+  delivery_id: string;
+  ok: boolean;
+  gone: boolean;
+  error: string | null;
+}
 
 export class WebhookEndpoints {
-  constructor(private readonly deps: Deps, private readonly guard: GuardOptions, private readonly countEndpoints: (workspaceId: string) => Promise<number>) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly guard: GuardOptions,
+    private readonly countEndpoints: (workspaceId: string) => Promise<number>,
+  ) {}
 
   /** The URL guard at registration: HTTPS, and no internal, loopback or metadata address after DNS. */
   private async checkUrl(url: string) {
@@ -26,11 +38,18 @@ export class WebhookEndpoints {
 
   async create(ctx: Ctx, input: { url: string; description?: string | null; enabled_events: string[] }) {
     await this.checkUrl(input.url);
-    if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS) throw failure('conflict', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+    if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS)
+      throw failure('conflict', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
     const id = this.deps.ids.next(ID_PREFIX.webhookEndpoint);
     const secret = newSigningSecret();
     const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), {
-      type: 'create', id, workspace_id: ctx.workspaceId, url: input.url, description: input.description ?? null, enabled_events: input.enabled_events, secret,
+      type: 'create',
+      id,
+      workspace_id: ctx.workspaceId,
+      url: input.url,
+      description: input.description ?? null,
+      enabled_events: input.enabled_events,
+      secret,
     });
     return { id, secret, position: outcome.position };
   }
@@ -65,6 +84,13 @@ export class WebhookEndpoints {
    */
   private readonly attempts = new KeyedBatches<AttemptReport>(async (id, reports) => {
     const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
-    await executeAll(this.deps, ctx, endpoint, webhookEndpointStream(id), reports.map((r) => ({ type: 'record_attempt' as const, ...r })), Infinity);
+    await executeAll(
+      this.deps,
+      ctx,
+      endpoint,
+      webhookEndpointStream(id),
+      reports.map((r) => ({ type: 'record_attempt' as const, ...r })),
+      Infinity,
+    );
   });
 }

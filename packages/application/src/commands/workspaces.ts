@@ -8,7 +8,14 @@ export const workspaceStream = (id: string) => `workspace-${id}`;
 
 export type Workspace = Extract<WorkspaceState, { exists: true }> extends infer W ? Omit<W, 'exists'> : never;
 
-export interface CreateWorkspace { name: string; slug?: string; plan?: string; credits?: number; sla_tracking?: boolean; email?: string }
+export interface CreateWorkspace {
+  name: string;
+  slug?: string;
+  plan?: string;
+  credits?: number;
+  sla_tracking?: boolean;
+  email?: string;
+}
 
 const view = (s: WorkspaceState): Workspace | null => {
   if (!s.exists) return null;
@@ -22,7 +29,10 @@ export const WORKSPACE_DEFAULTS = { plan: 'pro', credits: 1000, sla_tracking: fa
 const CHARGE_ATTEMPTS = 200;
 
 export class Workspaces {
-  constructor(private readonly deps: Deps, private readonly reservations: Reservations) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly reservations: Reservations,
+  ) {}
 
   async get(id: string): Promise<Workspace | null> {
     return view((await load(this.deps, workspace, workspaceStream(id))).state);
@@ -34,7 +44,10 @@ export class Workspaces {
     const id = this.deps.ids.next(ID_PREFIX.workspace);
     const slug = await this.claimSlug(ctx, id, input);
     const outcome = await execute(this.deps, { ...ctx, workspaceId: id }, workspace, workspaceStream(id), {
-      type: 'create', id, name: input.name, slug,
+      type: 'create',
+      id,
+      name: input.name,
+      slug,
       plan: input.plan ?? WORKSPACE_DEFAULTS.plan,
       credits: input.credits ?? WORKSPACE_DEFAULTS.credits,
       sla_tracking: input.sla_tracking ?? WORKSPACE_DEFAULTS.sla_tracking,
@@ -64,7 +77,16 @@ export class Workspaces {
    * charge, hence the generous bound.
    */
   async charge(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string, conversationId: string) {
-    return (await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId }, CHARGE_ATTEMPTS)).position;
+    return (
+      await execute(
+        this.deps,
+        ctx,
+        workspace,
+        workspaceStream(ctx.workspaceId),
+        { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId },
+        CHARGE_ATTEMPTS,
+      )
+    ).position;
   }
 
   /** Gives a charge back when its turn recorded no reply. */

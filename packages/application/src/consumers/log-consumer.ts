@@ -44,17 +44,24 @@ export class LogConsumer {
     const saved = await this.reads.getCheckpoint(this.name);
     const from = saved ? parsePosition(saved) : START;
     this.log.debug('log consumer starting', { consumer: this.name, from: formatPosition(from) });
-    this.subscription = new RetryingSubscription(this.events, this.name, from, async (batch) => {
-      for (const event of batch) {
-        try {
-          await this.handle(event);
-        } catch (err) {
-          if (!this.isPoison(event, err)) throw err;
+    this.subscription = new RetryingSubscription(
+      this.events,
+      this.name,
+      from,
+      async (batch) => {
+        for (const event of batch) {
+          try {
+            await this.handle(event);
+          } catch (err) {
+            if (!this.isPoison(event, err)) throw err;
+          }
         }
-      }
-      this.lastFailure = null;
-      await this.checkpoint.save(formatPosition(batch[batch.length - 1].position));
-    }, this.log, this.options.backoff);
+        this.lastFailure = null;
+        await this.checkpoint.save(formatPosition(batch[batch.length - 1].position));
+      },
+      this.log,
+      this.options.backoff,
+    );
     this.subscription.start();
   }
 
@@ -70,8 +77,14 @@ export class LogConsumer {
     this.skipped += 1;
     this.lastFailure = null;
     this.log.error('poison event skipped after failing the same way repeatedly', {
-      consumer: this.name, position: formatPosition(event.position), stream: event.stream, revision: event.revision,
-      event_id: event.id, type: event.type, failures: count, error,
+      consumer: this.name,
+      position: formatPosition(event.position),
+      stream: event.stream,
+      revision: event.revision,
+      event_id: event.id,
+      type: event.type,
+      failures: count,
+      error,
     });
     return true;
   }

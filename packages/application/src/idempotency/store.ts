@@ -16,11 +16,7 @@ interface Entry extends Doc {
   body?: unknown;
 }
 
-export type Begin =
-  | { kind: 'proceed'; entryId: string }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'in_flight' }
-  | { kind: 'mismatch' };
+export type Begin = { kind: 'proceed'; entryId: string } | { kind: 'replay'; status: number; body: unknown } | { kind: 'in_flight' } | { kind: 'mismatch' };
 
 /**
  * The Idempotency-Key cache: the first 2xx response of a POST, per workspace and key, for 24
@@ -29,7 +25,10 @@ export type Begin =
 export class IdempotencyStore {
   private readonly entries: Collection<Entry>;
 
-  constructor(reads: ReadStore, private readonly clock: Clock) {
+  constructor(
+    reads: ReadStore,
+    private readonly clock: Clock,
+  ) {
     this.entries = reads.collection<Entry>({ name: 'idempotency' });
   }
 
@@ -41,7 +40,14 @@ export class IdempotencyStore {
     const id = `${workspaceId}:${createHash('sha256').update(key).digest('hex')}`;
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now().getTime();
-      const fresh: Entry = { id, workspace_id: workspaceId, fingerprint, state: 'in_flight', locked_until: now + LOCK_MS, expires_at: now + IDEMPOTENCY_TTL_MS };
+      const fresh: Entry = {
+        id,
+        workspace_id: workspaceId,
+        fingerprint,
+        state: 'in_flight',
+        locked_until: now + LOCK_MS,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+      };
       if (await this.entries.insert(fresh)) return { kind: 'proceed', entryId: id };
       const existing = await this.entries.get(id);
       if (!existing) continue;

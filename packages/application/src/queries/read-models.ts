@@ -28,9 +28,22 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   }
 }
 
-export interface WorkspaceDoc extends Doc { workspace_id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean }
+export interface WorkspaceDoc extends Doc {
+  workspace_id: string;
+  name: string;
+  slug: string;
+  plan: string;
+  credits: number;
+  sla_tracking: boolean;
+}
 export interface ApiKeyDoc extends Doc {
-  workspace_id: string; name: string; environment: 'live' | 'test'; scopes: string[]; key_hash: string; expires_at: string | null; revoked_at: string | null;
+  workspace_id: string;
+  name: string;
+  environment: 'live' | 'test';
+  scopes: string[];
+  key_hash: string;
+  expires_at: string | null;
+  revoked_at: string | null;
 }
 export type CustomerDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type TagDoc = Doc & { workspace_id: string; [field: string]: unknown };
@@ -42,12 +55,24 @@ export type ChannelDoc = Doc & { workspace_id: string; config: Record<string, un
 export type ConversationDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type MessageDoc = Doc & { workspace_id: string; conversation_id: string; [field: string]: unknown };
 export interface WebhookEndpointDoc extends Doc {
-  workspace_id: string; url: string; description: string | null; enabled_events: string[]; status: 'enabled' | 'disabled'; consecutive_failures: number;
-  secret: string; last_error_at: string | null; disabled_at: string | null; created_at: string; updated_at: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: 'enabled' | 'disabled';
+  consecutive_failures: number;
+  secret: string;
+  last_error_at: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A workspace's agent configuration, keyed by the workspace id. */
-export interface AgentDoc extends Doc { workspace_id: string; settings: AgentSettings }
+export interface AgentDoc extends Doc {
+  workspace_id: string;
+  settings: AgentSettings;
+}
 
 export class ReadModels {
   /** By workspace id: a workspace sees only its own. */

@@ -25,7 +25,11 @@ export interface RateDecision {
  * limit does not use up the workspace's budget.
  */
 export class RateLimiter {
-  constructor(private readonly counters: CounterStore, private readonly clock: Clock, private readonly scale = 1) {}
+  constructor(
+    private readonly counters: CounterStore,
+    private readonly clock: Clock,
+    private readonly scale = 1,
+  ) {}
 
   private limitOf(tier: Tier, scope: 'key' | 'workspace') {
     return Math.max(1, Math.floor(LIMITS[tier][scope] * this.scale));

@@ -10,12 +10,18 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const deterministicUlid = (ms: number, seed: string): string => {
   let time = '';
   let t = ms;
-  for (let i = 0; i < 10; i++) { time = CROCKFORD[t % 32] + time; t = Math.floor(t / 32); }
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
   const hash = createHash('sha256').update(seed).digest();
   let bits = 0n;
   for (let i = 0; i < 10; i++) bits = (bits << 8n) | BigInt(hash[i]);
   let random = '';
-  for (let i = 0; i < 16; i++) { random = CROCKFORD[Number(bits & 31n)] + random; bits >>= 5n; }
+  for (let i = 0; i < 16; i++) {
+    random = CROCKFORD[Number(bits & 31n)] + random;
+    bits >>= 5n;
+  }
   return time + random;
 };
 

@@ -49,10 +49,18 @@ export interface AttemptOutcome {
   nextRetryMs: number | null;
 }
 
-interface LeaseDoc extends Doc { expires_ms: number }
+interface LeaseDoc extends Doc {
+  expires_ms: number;
+}
 
 export const WEBHOOK_EVENTS = { name: 'webhook_events', indexes: [['workspace_id']] } as const;
-export const DELIVERIES = { name: 'webhook_deliveries', indexes: [['workspace_id', 'endpoint_id'], ['status', 'next_retry_ms']] } as const;
+export const DELIVERIES = {
+  name: 'webhook_deliveries',
+  indexes: [
+    ['workspace_id', 'endpoint_id'],
+    ['status', 'next_retry_ms'],
+  ],
+} as const;
 const LEASES = { name: 'webhook_delivery_leases' } as const;
 
 /** How long one attempt may hold its lease: the 10 s acknowledgement time with a margin. */
@@ -72,7 +80,10 @@ export class WebhookRecords {
   /** Wakes a dispatcher in this process when something becomes due. */
   readonly due = new EventEmitter();
 
-  constructor(reads: ReadStore, private readonly clock: Clock) {
+  constructor(
+    reads: ReadStore,
+    private readonly clock: Clock,
+  ) {
     this.eventDocs = reads.collection<WebhookEventDoc>(WEBHOOK_EVENTS);
     this.deliveryDocs = reads.collection<DeliveryDoc>(DELIVERIES);
     this.leases = reads.collection<LeaseDoc>(LEASES);
@@ -89,8 +100,17 @@ export class WebhookRecords {
   async enqueue(delivery: Pick<DeliveryDoc, 'id' | 'workspace_id' | 'endpoint_id' | 'event_id' | 'event_type'>): Promise<void> {
     const now = this.clock.now();
     await this.deliveryDocs.insert({
-      ...delivery, status: 'pending', attempt_count: 0, next_retry_ms: now.getTime(), next_retry_at: now.toISOString(),
-      last_attempt_at: null, response_status: null, response_body: null, last_error: null, created_at: now.toISOString(), schedule_id: randomUUID(),
+      ...delivery,
+      status: 'pending',
+      attempt_count: 0,
+      next_retry_ms: now.getTime(),
+      next_retry_at: now.toISOString(),
+      last_attempt_at: null,
+      response_status: null,
+      response_body: null,
+      last_error: null,
+      created_at: now.toISOString(),
+      schedule_id: randomUUID(),
     });
     this.due.emit('due');
   }
@@ -134,9 +154,14 @@ export class WebhookRecords {
 
   /** The endpoint is gone or disabled: nothing more is sent, unless a retry was requested meanwhile. */
   async cancel(doc: DeliveryDoc, reason: string): Promise<void> {
-    await this.deliveryDocs.update(doc.id, { status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: reason, schedule_id: randomUUID() }, {
-      attempt_count: doc.attempt_count, schedule_id: doc.schedule_id ?? null,
-    });
+    await this.deliveryDocs.update(
+      doc.id,
+      { status: 'canceled', next_retry_ms: null, next_retry_at: null, last_error: reason, schedule_id: randomUUID() },
+      {
+        attempt_count: doc.attempt_count,
+        schedule_id: doc.schedule_id ?? null,
+      },
+    );
   }
 
   /**

@@ -50,7 +50,9 @@ const checkPatch = (p: AgentPatch, plan: Plan) => {
 
 /** A model tier the workspace's plan does not include (403 PLAN_LIMIT_REACHED). */
 export const planLimitError = (tier: ModelTier, plan: Plan): DomainError => ({
-  kind: 'plan_limit', message: `The ${plan} plan does not include the ${tier} model tier (it includes: ${tiersOf(plan).join(', ') || 'none'}).`, details: { model_tier: tier, plan },
+  kind: 'plan_limit',
+  message: `The ${plan} plan does not include the ${tier} model tier (it includes: ${tiersOf(plan).join(', ') || 'none'}).`,
+  details: { model_tier: tier, plan },
 });
 
 /**
@@ -71,7 +73,15 @@ export const agentDecider: Decider<AgentCommand, AgentEvent, AgentState> = {
     const requested: Partial<AgentSettings> = {
       ...plain,
       ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-      ...(patch.escalation ? { escalation: { ...current.escalation, ...patch.escalation, ...(patch.escalation.keywords ? { keywords: [...new Set(patch.escalation.keywords.map((k) => k.trim()))] } : {}) } } : {}),
+      ...(patch.escalation
+        ? {
+            escalation: {
+              ...current.escalation,
+              ...patch.escalation,
+              ...(patch.escalation.keywords ? { keywords: [...new Set(patch.escalation.keywords.map((k) => k.trim()))] } : {}),
+            },
+          }
+        : {}),
       ...(deployed ? { deployed_channels: deployed } : {}),
     };
     const changes = changedFields(current, requested);

@@ -6,9 +6,7 @@ import { ApiKeyEvent } from './events';
 type Created = Extract<ApiKeyEvent, { type: 'api_key.created' }>['data'];
 export type ApiKeyState = { exists: false } | ({ exists: true; revoked: boolean } & Created);
 
-export type ApiKeyCommand =
-  | ({ type: 'create'; environment: string } & Omit<Created, 'environment'>)
-  | { type: 'revoke' };
+export type ApiKeyCommand = ({ type: 'create'; environment: string } & Omit<Created, 'environment'>) | { type: 'revoke' };
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: { exists: false },
@@ -33,8 +31,10 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'api_key.created': return { exists: true, revoked: false, ...event.data };
-      case 'api_key.revoked': return state.exists ? { ...state, revoked: true } : state;
+      case 'api_key.created':
+        return { exists: true, revoked: false, ...event.data };
+      case 'api_key.revoked':
+        return state.exists ? { ...state, revoked: true } : state;
     }
   },
 };

@@ -21,24 +21,26 @@ export const articleDecider: Decider<ArticleCommand, ArticleEvent, ArticleState>
     const given = fields.right;
     if (!state.exists) {
       const type = given.type ?? 'public_article';
-      return E.right([{
-        type: 'knowledge_base_article.created',
-        data: {
-          id: command.id,
-          workspace_id: command.workspace_id,
-          title: given.title,
-          content: given.content,
-          description: given.description ?? null,
-          tags: uniqueTags(given.tags ?? []),
-          category: given.category ?? null,
-          status: given.status ?? 'published',
-          type,
-          is_public: given.is_public ?? type === 'public_article',
-          ai_agent_enabled: given.ai_agent_enabled ?? true,
-          indexed: given.indexed ?? false,
-          created_at: given.created_at ?? command.at,
+      return E.right([
+        {
+          type: 'knowledge_base_article.created',
+          data: {
+            id: command.id,
+            workspace_id: command.workspace_id,
+            title: given.title,
+            content: given.content,
+            description: given.description ?? null,
+            tags: uniqueTags(given.tags ?? []),
+            category: given.category ?? null,
+            status: given.status ?? 'published',
+            type,
+            is_public: given.is_public ?? type === 'public_article',
+            ai_agent_enabled: given.ai_agent_enabled ?? true,
+            indexed: given.indexed ?? false,
+            created_at: given.created_at ?? command.at,
+          },
         },
-      }]);
+      ]);
     }
     const owned = ownedBy('knowledge_base_article', state, command.workspace_id);
     if (E.isLeft(owned)) return owned;
@@ -48,9 +50,12 @@ export const articleDecider: Decider<ArticleCommand, ArticleEvent, ArticleState>
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'knowledge_base_article.created': return { exists: true, ...event.data };
-      case 'knowledge_base_article.updated': return state.exists ? { ...state, ...event.data.changes } : state;
-      case 'knowledge_base_article.indexed': return state.exists ? { ...state, indexed: event.data.indexed } : state;
+      case 'knowledge_base_article.created':
+        return { exists: true, ...event.data };
+      case 'knowledge_base_article.updated':
+        return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'knowledge_base_article.indexed':
+        return state.exists ? { ...state, indexed: event.data.indexed } : state;
     }
   },
 };

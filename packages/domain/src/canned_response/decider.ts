@@ -15,22 +15,24 @@ export const cannedResponseDecider: Decider<CannedResponseCommand, CannedRespons
     if (E.isLeft(fields)) return fields;
     const given = fields.right;
     if (!state.exists) {
-      return E.right([{
-        type: 'canned_response.created',
-        data: {
-          id: command.id,
-          workspace_id: command.workspace_id,
-          name: given.name,
-          content: given.content,
-          shortcut: given.shortcut ?? null,
-          visibility: given.visibility ?? 'personal',
-          set_status: given.set_status ?? null,
-          set_priority: given.set_priority ?? null,
-          add_tags: uniqueTags(given.add_tags ?? []),
-          usage_count: given.usage_count ?? 0,
-          created_at: given.created_at ?? command.at,
+      return E.right([
+        {
+          type: 'canned_response.created',
+          data: {
+            id: command.id,
+            workspace_id: command.workspace_id,
+            name: given.name,
+            content: given.content,
+            shortcut: given.shortcut ?? null,
+            visibility: given.visibility ?? 'personal',
+            set_status: given.set_status ?? null,
+            set_priority: given.set_priority ?? null,
+            add_tags: uniqueTags(given.add_tags ?? []),
+            usage_count: given.usage_count ?? 0,
+            created_at: given.created_at ?? command.at,
+          },
         },
-      }]);
+      ]);
     }
     const owned = ownedBy('canned_response', state, command.workspace_id);
     if (E.isLeft(owned)) return owned;
@@ -40,8 +42,10 @@ export const cannedResponseDecider: Decider<CannedResponseCommand, CannedRespons
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'canned_response.created': return { exists: true, ...event.data };
-      case 'canned_response.updated': return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'canned_response.created':
+        return { exists: true, ...event.data };
+      case 'canned_response.updated':
+        return state.exists ? { ...state, ...event.data.changes } : state;
     }
   },
 };

@@ -15,21 +15,23 @@ export const channelDecider: Decider<ChannelCommand, ChannelEvent, ChannelState>
     if (E.isLeft(fields)) return fields;
     const { conversation_count: _counted, ...given } = fields.right;
     if (!state.exists) {
-      return E.right([{
-        type: 'channel.created',
-        data: {
-          id: command.id,
-          workspace_id: command.workspace_id,
-          type: given.type,
-          name: given.name,
-          is_active: given.is_active ?? true,
-          status: given.status ?? 'pending',
-          last_connected_at: given.last_connected_at ?? null,
-          last_error_message: given.last_error_message ?? null,
-          config: given.config ?? {},
-          created_at: given.created_at ?? command.at,
+      return E.right([
+        {
+          type: 'channel.created',
+          data: {
+            id: command.id,
+            workspace_id: command.workspace_id,
+            type: given.type,
+            name: given.name,
+            is_active: given.is_active ?? true,
+            status: given.status ?? 'pending',
+            last_connected_at: given.last_connected_at ?? null,
+            last_error_message: given.last_error_message ?? null,
+            config: given.config ?? {},
+            created_at: given.created_at ?? command.at,
+          },
         },
-      }]);
+      ]);
     }
     const owned = ownedBy('channel', state, command.workspace_id);
     if (E.isLeft(owned)) return owned;
@@ -39,8 +41,10 @@ export const channelDecider: Decider<ChannelCommand, ChannelEvent, ChannelState>
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'channel.created': return { exists: true, ...event.data };
-      case 'channel.updated': return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'channel.created':
+        return { exists: true, ...event.data };
+      case 'channel.updated':
+        return state.exists ? { ...state, ...event.data.changes } : state;
     }
   },
 };

@@ -6,25 +6,40 @@ type Created = Extract<ConversationEvent, { type: 'conversation.created' }>['dat
 export type ConversationState =
   | { exists: false }
   | ({
-    exists: true; resolved_at: string | null; message_count: number; clientMessageIds: Readonly<Record<string, string>>;
-    /** The agent handed over; it stays silent until the conversation is assigned to `ai` again. */
-    escalated: boolean;
-    /** AI turns that replied (for `escalation.after_replies`). */
-    ai_replies: number;
-  } & Created);
+      exists: true;
+      resolved_at: string | null;
+      message_count: number;
+      clientMessageIds: Readonly<Record<string, string>>;
+      /** The agent handed over; it stays silent until the conversation is assigned to `ai` again. */
+      escalated: boolean;
+      /** AI turns that replied (for `escalation.after_replies`). */
+      ai_replies: number;
+    } & Created);
 
 type NewMessage = Pick<MessageData, 'id' | 'sender_type' | 'sender_id' | 'content' | 'visibility' | 'attachments' | 'channel_metadata' | 'client_message_id'>;
 
 /** What the agent decided for a turn, before the conversation's own rules have their say. */
 export type TurnOutcome =
-  | { kind: 'reply'; turn_id: string; replies: { id: string; content: string }[]; credits_used: number; model_tier: 'essential' | 'pro' | 'ultra'; sources: string[] }
+  | {
+      kind: 'reply';
+      turn_id: string;
+      replies: { id: string; content: string }[];
+      credits_used: number;
+      model_tier: 'essential' | 'pro' | 'ultra';
+      sources: string[];
+    }
   | { kind: 'escalate'; reason: (typeof ESCALATION_REASONS)[number]; keyword: string | null }
   | { kind: 'none' };
 
 export type ConversationCommand =
   | ({ type: 'create' } & Omit<Created, 'status' | 'assignee' | 'tags' | 'priority'>)
   /** `at`: the command's time, for resolved_at (deciders have no clock). */
-  | { type: 'update'; workspace_id: string; at: string; changes: { status?: 'open' | 'closed' | 'resolved'; priority?: Created['priority']; tags?: string[]; assignee?: string | null } }
+  | {
+      type: 'update';
+      workspace_id: string;
+      at: string;
+      changes: { status?: 'open' | 'closed' | 'resolved'; priority?: Created['priority']; tags?: string[]; assignee?: string | null };
+    }
   | ({ type: 'post_message'; workspace_id: string } & NewMessage)
   /** One agent turn: the customer's message, then the agent's reply or hand-over. */
   | { type: 'agent_turn'; workspace_id: string; customer_message: { id: string; content: string; attachments: unknown[] }; outcome: TurnOutcome }
@@ -36,38 +51,64 @@ const dedupe = (tags: readonly string[]) => [...new Set(tags.map((tag) => tag.tr
  * The AI may answer while the conversation is assigned to it, or unassigned and never handed
  * over; a human assignee, or an escalation not yet undone, keeps it silent.
  */
-export const aiMayReply = (state: ConversationState): boolean =>
-  state.exists && (state.assignee === 'ai' || (state.assignee === null && !state.escalated));
+export const aiMayReply = (state: ConversationState): boolean => state.exists && (state.assignee === 'ai' || (state.assignee === null && !state.escalated));
 
 const messageEvent = (state: Extract<ConversationState, { exists: true }>, message: NewMessage): ConversationEvent => ({
   type: 'message.created',
   data: {
-    ...message, conversation_id: state.id, workspace_id: state.workspace_id, customer_id: state.customer_id,
-    ticket_id: null, channel: state.channel, external_id: null, is_read: message.sender_type !== 'customer',
+    ...message,
+    conversation_id: state.id,
+    workspace_id: state.workspace_id,
+    customer_id: state.customer_id,
+    ticket_id: null,
+    channel: state.channel,
+    external_id: null,
+    is_read: message.sender_type !== 'customer',
   },
 });
 
 const agentTurn = (state: Extract<ConversationState, { exists: true }>, command: Extract<ConversationCommand, { type: 'agent_turn' }>) => {
-  if (state.channel !== 'api') return fail('validation', `conversation ${state.id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
+  if (state.channel !== 'api')
+    return fail('validation', `conversation ${state.id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
   const { customer_message: m, outcome } = command;
   if (m.content.trim() === '') return fail('validation', 'message must not be blank');
   const events: ConversationEvent[] = [];
   // A customer writing again reopens a closed conversation.
   if (state.status === 'closed') events.push({ type: 'conversation.updated', data: { id: state.id, changes: { status: 'open', resolved_at: null } } });
-  events.push(messageEvent(state, {
-    id: m.id, sender_type: 'customer', sender_id: state.customer_id, content: m.content, visibility: 'public',
-    attachments: m.attachments, channel_metadata: {}, client_message_id: null,
-  }));
+  events.push(
+    messageEvent(state, {
+      id: m.id,
+      sender_type: 'customer',
+      sender_id: state.customer_id,
+      content: m.content,
+      visibility: 'public',
+      attachments: m.attachments,
+      channel_metadata: {},
+      client_message_id: null,
+    }),
+  );
   // A human who took the conversation over mid-turn wins: the decided reply is dropped.
   if (!aiMayReply(state)) return E.right(events);
   if (outcome.kind === 'reply') {
     for (const reply of outcome.replies) {
-      events.push(messageEvent(state, {
-        id: reply.id, sender_type: 'ai', sender_id: null, content: reply.content, visibility: 'public', attachments: [], channel_metadata: {}, client_message_id: null,
-      }));
+      events.push(
+        messageEvent(state, {
+          id: reply.id,
+          sender_type: 'ai',
+          sender_id: null,
+          content: reply.content,
+          visibility: 'public',
+          attachments: [],
+          channel_metadata: {},
+          client_message_id: null,
+        }),
+      );
     }
     const { turn_id, credits_used, model_tier, sources } = outcome;
-    events.push({ type: 'agent.replied', data: { conversation_id: state.id, turn_id, message_ids: outcome.replies.map((r) => r.id), credits_used, model_tier, sources } });
+    events.push({
+      type: 'agent.replied',
+      data: { conversation_id: state.id, turn_id, message_ids: outcome.replies.map((r) => r.id), credits_used, model_tier, sources },
+    });
   }
   if (outcome.kind === 'escalate') {
     if (state.assignee !== null) events.push({ type: 'conversation.updated', data: { id: state.id, changes: { assignee: null } } });
@@ -112,20 +153,28 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'conversation.created': return { exists: true, ...event.data, resolved_at: null, message_count: 0, clientMessageIds: {}, escalated: false, ai_replies: 0 };
+      case 'conversation.created':
+        return { exists: true, ...event.data, resolved_at: null, message_count: 0, clientMessageIds: {}, escalated: false, ai_replies: 0 };
       case 'conversation.updated': {
         if (!state.exists) return state;
         // Assigning the conversation back to the AI undoes a hand-over.
         return { ...state, ...event.data.changes, escalated: event.data.changes.assignee === 'ai' ? false : state.escalated };
       }
-      case 'conversation.closed': return state;
+      case 'conversation.closed':
+        return state;
       case 'message.created': {
         if (!state.exists) return state;
         const { client_message_id: clientId, id } = event.data;
-        return { ...state, message_count: state.message_count + 1, clientMessageIds: clientId ? { ...state.clientMessageIds, [clientId]: id } : state.clientMessageIds };
+        return {
+          ...state,
+          message_count: state.message_count + 1,
+          clientMessageIds: clientId ? { ...state.clientMessageIds, [clientId]: id } : state.clientMessageIds,
+        };
       }
-      case 'agent.replied': return state.exists ? { ...state, ai_replies: state.ai_replies + 1 } : state;
-      case 'agent.escalated': return state.exists ? { ...state, escalated: true } : state;
+      case 'agent.replied':
+        return state.exists ? { ...state, ai_replies: state.ai_replies + 1 } : state;
+      case 'agent.escalated':
+        return state.exists ? { ...state, escalated: true } : state;
     }
   },
 };

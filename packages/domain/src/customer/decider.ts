@@ -7,13 +7,27 @@ type Created = Extract<CustomerEvent, { type: 'customer.created' }>['data'];
 export type CustomerState = { exists: false } | ({ exists: true } & Created);
 
 export type CustomerCommand =
-  | { type: 'create'; id: string; workspace_id: string; email?: string; phone?: string; name?: string; external_id?: string; metadata?: Record<string, unknown> }
+  | {
+      type: 'create';
+      id: string;
+      workspace_id: string;
+      email?: string;
+      phone?: string;
+      name?: string;
+      external_id?: string;
+      metadata?: Record<string, unknown>;
+    }
   | { type: 'update'; changes: CustomerChanges }
   /**
    * Contact details the agent found in a message: `captured` is what was found, `changes` what
    * this customer may take of it (a value another customer holds stays theirs).
    */
-  | { type: 'capture_lead'; conversation_id: string; captured: { email: string | null; phone: string | null }; changes: Pick<CustomerChanges, 'email' | 'phone'> };
+  | {
+      type: 'capture_lead';
+      conversation_id: string;
+      captured: { email: string | null; phone: string | null };
+      changes: Pick<CustomerChanges, 'email' | 'phone'>;
+    };
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -34,20 +48,22 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
         if (identitiesOf(command).length === 0) return fail('validation', 'at least one of email, phone or external_id is required');
         const invalid = checkContact(command);
         if (E.isLeft(invalid)) return invalid;
-        return E.right([{
-          type: 'customer.created',
-          data: {
-            id: command.id,
-            workspace_id: command.workspace_id,
-            email: command.email?.trim() ?? null,
-            phone: command.phone?.trim() ?? null,
-            name: command.name ?? null,
-            external_id: command.external_id ?? null,
-            metadata: command.metadata ?? {},
-            status: 'active',
-            tags: [],
+        return E.right([
+          {
+            type: 'customer.created',
+            data: {
+              id: command.id,
+              workspace_id: command.workspace_id,
+              email: command.email?.trim() ?? null,
+              phone: command.phone?.trim() ?? null,
+              name: command.name ?? null,
+              external_id: command.external_id ?? null,
+              metadata: command.metadata ?? {},
+              status: 'active',
+              tags: [],
+            },
           },
-        }]);
+        ]);
       }
       case 'update': {
         if (!state.exists) return fail('not_found', 'customer not found');
@@ -78,9 +94,12 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'customer.created': return { exists: true, ...event.data };
-      case 'customer.updated': return state.exists ? { ...state, ...event.data.changes } : state;
-      case 'lead.captured': return state;
+      case 'customer.created':
+        return { exists: true, ...event.data };
+      case 'customer.updated':
+        return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'lead.captured':
+        return state;
     }
   },
 };

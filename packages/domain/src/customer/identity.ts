@@ -9,13 +9,23 @@ export const IDENTITY_KINDS: readonly IdentityKind[] = ['external_id', 'email', 
 
 export const normaliseIdentity = (kind: IdentityKind, value: string): string => {
   switch (kind) {
-    case 'email': return value.trim().toLowerCase();
-    case 'phone': return value.trim().replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
-    case 'external_id': return value;
+    case 'email':
+      return value.trim().toLowerCase();
+    case 'phone':
+      return value
+        .trim()
+        .replace(/[^\d+]/g, '')
+        .replace(/(?!^)\+/g, '');
+    case 'external_id':
+      return value;
   }
 };
 
-export interface Identities { email?: string | null; phone?: string | null; external_id?: string | null }
+export interface Identities {
+  email?: string | null;
+  phone?: string | null;
+  external_id?: string | null;
+}
 
 /** The normalised identities present in `input`, strongest first. */
 export const identitiesOf = (input: Identities): { kind: IdentityKind; value: string }[] =>

@@ -2,7 +2,9 @@ import * as E from 'fp-ts/Either';
 import { Decider, fail } from '../decider';
 import { ReservationEvent } from './events';
 
-export interface ReservationState { owner: string | null }
+export interface ReservationState {
+  owner: string | null;
+}
 
 export type ReservationCommand =
   | { type: 'claim'; owner: string }

@@ -6,9 +6,7 @@ type Created = Extract<TagEvent, { type: 'tag.created' }>['data'];
 export type TagState = { status: 'absent' } | { status: 'deleted'; id: string } | ({ status: 'live' } & Created);
 
 export type TagCommand =
-  | { type: 'create'; id: string; workspace_id: string; name: string; color: string | null }
-  | { type: 'update'; changes: TagChanges }
-  | { type: 'delete' };
+  { type: 'create'; id: string; workspace_id: string; name: string; color: string | null } | { type: 'update'; changes: TagChanges } | { type: 'delete' };
 
 /** Tag names compare without case or surrounding space: "Billing" and " billing" are one tag. */
 export const tagNameKey = (name: string): string => name.trim().toLowerCase();
@@ -31,9 +29,12 @@ export const tagDecider: Decider<TagCommand, TagEvent, TagState> = {
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'tag.created': return { status: 'live', ...event.data };
-      case 'tag.updated': return state.status === 'live' ? { ...state, ...event.data.changes } : state;
-      case 'tag.deleted': return { status: 'deleted', id: event.data.id };
+      case 'tag.created':
+        return { status: 'live', ...event.data };
+      case 'tag.updated':
+        return state.status === 'live' ? { ...state, ...event.data.changes } : state;
+      case 'tag.deleted':
+        return { status: 'deleted', id: event.data.id };
     }
   },
 };

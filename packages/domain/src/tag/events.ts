@@ -1,9 +1,16 @@
 import * as t from 'io-ts';
 import { eventCodec, nullable } from '../decider';
 
-export const TagCreated = eventCodec('tag.created', t.type({
-  id: t.string, workspace_id: t.string, name: t.string, color: nullable(t.string), is_active: t.boolean,
-}));
+export const TagCreated = eventCodec(
+  'tag.created',
+  t.type({
+    id: t.string,
+    workspace_id: t.string,
+    name: t.string,
+    color: nullable(t.string),
+    is_active: t.boolean,
+  }),
+);
 export const TagChanges = t.partial({ name: t.string, color: nullable(t.string), is_active: t.boolean });
 export type TagChanges = t.TypeOf<typeof TagChanges>;
 export const TagUpdated = eventCodec('tag.updated', t.type({ id: t.string, changes: TagChanges }));

@@ -25,36 +25,38 @@ export const ticketDecider: Decider<TicketCommand, TicketEvent, TicketState> = {
       const number = given.number ?? command.next_number;
       if (number === null) return fail('validation', 'a new ticket needs a number');
       const status = given.status ?? 'open';
-      return E.right([{
-        type: 'ticket.created',
-        data: {
-          id: command.id,
-          workspace_id: command.workspace_id,
-          number,
-          type: given.type ?? 'question',
-          subject: given.subject,
-          description: given.description ?? null,
-          status,
-          priority: given.priority ?? 'normal',
-          tags: uniqueTags(given.tags ?? []),
-          assignee_id: given.assignee_id ?? null,
-          team_id: given.team_id ?? null,
-          customer_id: given.customer_id ?? null,
-          category_id: given.category_id ?? null,
-          source_conversation_id: given.source_conversation_id ?? null,
-          sla_status: given.sla_status ?? null,
-          sla_policy_id: given.sla_policy_id ?? null,
-          first_response_at: given.first_response_at ?? null,
-          sla_first_response_due_at: given.sla_first_response_due_at ?? null,
-          sla_next_response_due_at: given.sla_next_response_due_at ?? null,
-          sla_resolution_due_at: given.sla_resolution_due_at ?? null,
-          summary: given.summary ?? null,
-          // A ticket that starts resolved or closed says when, unless the file does.
-          resolved_at: given.resolved_at ?? (status === 'resolved' ? at : null),
-          closed_at: given.closed_at ?? (status === 'closed' ? at : null),
-          created_at: given.created_at ?? at,
+      return E.right([
+        {
+          type: 'ticket.created',
+          data: {
+            id: command.id,
+            workspace_id: command.workspace_id,
+            number,
+            type: given.type ?? 'question',
+            subject: given.subject,
+            description: given.description ?? null,
+            status,
+            priority: given.priority ?? 'normal',
+            tags: uniqueTags(given.tags ?? []),
+            assignee_id: given.assignee_id ?? null,
+            team_id: given.team_id ?? null,
+            customer_id: given.customer_id ?? null,
+            category_id: given.category_id ?? null,
+            source_conversation_id: given.source_conversation_id ?? null,
+            sla_status: given.sla_status ?? null,
+            sla_policy_id: given.sla_policy_id ?? null,
+            first_response_at: given.first_response_at ?? null,
+            sla_first_response_due_at: given.sla_first_response_due_at ?? null,
+            sla_next_response_due_at: given.sla_next_response_due_at ?? null,
+            sla_resolution_due_at: given.sla_resolution_due_at ?? null,
+            summary: given.summary ?? null,
+            // A ticket that starts resolved or closed says when, unless the file does.
+            resolved_at: given.resolved_at ?? (status === 'resolved' ? at : null),
+            closed_at: given.closed_at ?? (status === 'closed' ? at : null),
+            created_at: given.created_at ?? at,
+          },
         },
-      }]);
+      ]);
     }
     const owned = ownedBy('ticket', state, command.workspace_id);
     if (E.isLeft(owned)) return owned;
@@ -65,15 +67,20 @@ export const ticketDecider: Decider<TicketCommand, TicketEvent, TicketState> = {
     if (changes.status === 'closed' && (given.closed_at ?? at) !== state.closed_at) changes.closed_at = given.closed_at ?? at;
     if (Object.keys(changes).length === 0) return E.right([]);
     const events: TicketEvent[] = [{ type: 'ticket.updated', data: { id: state.id, changes } }];
-    if (changes.status === 'resolved') events.push({ type: 'ticket.resolved', data: { id: state.id, resolved_at: changes.resolved_at ?? state.resolved_at ?? at } });
+    if (changes.status === 'resolved')
+      events.push({ type: 'ticket.resolved', data: { id: state.id, resolved_at: changes.resolved_at ?? state.resolved_at ?? at } });
     return E.right(events);
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'ticket.created': return { exists: true, ...event.data, last_response_at: null, sla_signals: {} };
-      case 'ticket.updated': return state.exists ? { ...state, ...event.data.changes } : state;
-      case 'ticket.resolved': return state.exists ? { ...state, resolved_at: event.data.resolved_at } : state;
-      case 'ticket.response_recorded': return state.exists ? { ...state, last_response_at: event.data.responded_at } : state;
+      case 'ticket.created':
+        return { exists: true, ...event.data, last_response_at: null, sla_signals: {} };
+      case 'ticket.updated':
+        return state.exists ? { ...state, ...event.data.changes } : state;
+      case 'ticket.resolved':
+        return state.exists ? { ...state, resolved_at: event.data.resolved_at } : state;
+      case 'ticket.response_recorded':
+        return state.exists ? { ...state, last_response_at: event.data.responded_at } : state;
       case 'sla.at_risk':
       case 'sla.breached': {
         if (!state.exists) return state;

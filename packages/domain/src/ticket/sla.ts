@@ -28,13 +28,21 @@ const DONE = new Set(['resolved', 'closed']);
 /** Whether a target is met, as far as the ticket shows. */
 const met = (metric: SlaMetric, t: Pick<SlaView, 'status' | 'first_response_at' | 'last_response_at' | 'resolved_at'>, windowStart: string): boolean => {
   switch (metric) {
-    case 'first_response': return t.first_response_at !== null;
-    case 'next_response': return t.last_response_at !== null && t.last_response_at >= windowStart;
-    case 'resolution': return DONE.has(t.status) || t.resolved_at !== null;
+    case 'first_response':
+      return t.first_response_at !== null;
+    case 'next_response':
+      return t.last_response_at !== null && t.last_response_at >= windowStart;
+    case 'resolution':
+      return DONE.has(t.status) || t.resolved_at !== null;
   }
 };
 
-export interface SlaSignal { kind: SlaKind; metric: SlaMetric; dueAt: string; windowStart: string }
+export interface SlaSignal {
+  kind: SlaKind;
+  metric: SlaMetric;
+  dueAt: string;
+  windowStart: string;
+}
 
 /**
  * Pure: the signals a ticket calls for at `now`. A missed target is breached; one with at
@@ -58,9 +66,7 @@ export const slaSignals = (ticket: SlaView, now: number): SlaSignal[] => {
   return out;
 };
 
-export type TicketActivityCommand =
-  | { type: 'record_response'; message_id: string; at: string }
-  | ({ type: 'signal_sla' } & SlaSignal);
+export type TicketActivityCommand = { type: 'record_response'; message_id: string; at: string } | ({ type: 'signal_sla' } & SlaSignal);
 
 /**
  * Decisions on a ticket beyond imports: replies and SLA signals. It shares the ticket's state

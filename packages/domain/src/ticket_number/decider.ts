@@ -3,7 +3,9 @@ import { Decider, fail } from '../decider';
 import { TicketNumberEvent } from './events';
 
 /** The highest ticket number the workspace has used. */
-export interface TicketNumberState { last: number }
+export interface TicketNumberState {
+  last: number;
+}
 
 /**
  * One request for the tickets of a batch, in order: `number` null asks for the next number;

@@ -5,9 +5,7 @@ import { DISABLE_AFTER_FAILURES, WARN_AFTER_FAILURES, WEBHOOK_EVENT_TYPES } from
 
 type Created = Extract<WebhookEndpointEvent, { type: 'webhook_endpoint.created' }>['data'];
 export type WebhookEndpointState =
-  | { status: 'absent' }
-  | { status: 'deleted'; id: string; workspace_id: string }
-  | ({ status: 'enabled' | 'disabled'; consecutive_failures: number } & Created);
+  { status: 'absent' } | { status: 'deleted'; id: string; workspace_id: string } | ({ status: 'enabled' | 'disabled'; consecutive_failures: number } & Created);
 
 export type WebhookEndpointCommand =
   | ({ type: 'create' } & Created)
@@ -36,12 +34,15 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
       const { type: _type, ...data } = command;
       return E.right([{ type: 'webhook_endpoint.created', data: { ...data, enabled_events: events.right } }]);
     }
-    if (state.status === 'absent' || state.status === 'deleted') return command.type === 'record_attempt' ? E.right([]) : fail('not_found', 'webhook endpoint not found');
+    if (state.status === 'absent' || state.status === 'deleted')
+      return command.type === 'record_attempt' ? E.right([]) : fail('not_found', 'webhook endpoint not found');
     if (command.type !== 'record_attempt' && command.workspace_id !== state.workspace_id) return fail('not_found', 'webhook endpoint not found');
     const id = state.id;
     switch (command.type) {
-      case 'delete': return E.right([{ type: 'webhook_endpoint.deleted', data: { id } }]);
-      case 'roll_secret': return E.right([{ type: 'webhook_endpoint.secret_rolled', data: { id, secret: command.secret } }]);
+      case 'delete':
+        return E.right([{ type: 'webhook_endpoint.deleted', data: { id } }]);
+      case 'roll_secret':
+        return E.right([{ type: 'webhook_endpoint.secret_rolled', data: { id, secret: command.secret } }]);
       case 'update': {
         let requested = command.changes;
         if (requested.enabled_events) {
@@ -60,23 +61,32 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         // freezes at the disable, and re-enabling clears it.
         if (state.status !== 'enabled') return E.right([]);
         if (command.ok) {
-          return E.right(state.consecutive_failures > 0 ? [{ type: 'webhook_endpoint.delivery_succeeded', data: { id, delivery_id: command.delivery_id } }] : []);
+          return E.right(
+            state.consecutive_failures > 0 ? [{ type: 'webhook_endpoint.delivery_succeeded', data: { id, delivery_id: command.delivery_id } }] : [],
+          );
         }
         const error = command.error ?? 'delivery failed';
         const failures = state.consecutive_failures + 1;
-        const events: WebhookEndpointEvent[] = [{ type: 'webhook_endpoint.delivery_failed', data: { id, delivery_id: command.delivery_id, error, consecutive_failures: failures } }];
+        const events: WebhookEndpointEvent[] = [
+          { type: 'webhook_endpoint.delivery_failed', data: { id, delivery_id: command.delivery_id, error, consecutive_failures: failures } },
+        ];
         if (command.gone) events.push({ type: 'webhook_endpoint.disabled', data: { id, reason: 'gone', last_error: error } });
-        else if (failures >= DISABLE_AFTER_FAILURES) events.push({ type: 'webhook_endpoint.disabled', data: { id, reason: 'consecutive_failures', last_error: error } });
-        else if (failures === WARN_AFTER_FAILURES) events.push({ type: 'webhook_endpoint.failure_warning', data: { id, consecutive_failures: failures, last_error: error } });
+        else if (failures >= DISABLE_AFTER_FAILURES)
+          events.push({ type: 'webhook_endpoint.disabled', data: { id, reason: 'consecutive_failures', last_error: error } });
+        else if (failures === WARN_AFTER_FAILURES)
+          events.push({ type: 'webhook_endpoint.failure_warning', data: { id, consecutive_failures: failures, last_error: error } });
         return E.right(events);
       }
     }
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'webhook_endpoint.created': return { status: 'enabled', consecutive_failures: 0, ...event.data };
-      case 'webhook_endpoint.deleted': return state.status === 'absent' ? state : { status: 'deleted', id: state.id, workspace_id: state.workspace_id };
-      default: break;
+      case 'webhook_endpoint.created':
+        return { status: 'enabled', consecutive_failures: 0, ...event.data };
+      case 'webhook_endpoint.deleted':
+        return state.status === 'absent' ? state : { status: 'deleted', id: state.id, workspace_id: state.workspace_id };
+      default:
+        break;
     }
     if (state.status !== 'enabled' && state.status !== 'disabled') return state;
     switch (event.type) {
@@ -84,11 +94,16 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         const reset = event.data.changes.status === 'enabled';
         return { ...state, ...event.data.changes, consecutive_failures: reset ? 0 : state.consecutive_failures };
       }
-      case 'webhook_endpoint.secret_rolled': return { ...state, secret: event.data.secret };
-      case 'webhook_endpoint.delivery_failed': return { ...state, consecutive_failures: event.data.consecutive_failures };
-      case 'webhook_endpoint.delivery_succeeded': return { ...state, consecutive_failures: 0 };
-      case 'webhook_endpoint.disabled': return { ...state, status: 'disabled' };
-      default: return state;
+      case 'webhook_endpoint.secret_rolled':
+        return { ...state, secret: event.data.secret };
+      case 'webhook_endpoint.delivery_failed':
+        return { ...state, consecutive_failures: event.data.consecutive_failures };
+      case 'webhook_endpoint.delivery_succeeded':
+        return { ...state, consecutive_failures: 0 };
+      case 'webhook_endpoint.disabled':
+        return { ...state, status: 'disabled' };
+      default:
+        return state;
     }
   },
 };

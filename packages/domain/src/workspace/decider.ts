@@ -3,10 +3,13 @@ import { changedFields, Decider, fail } from '../decider';
 import { isPlan, Plan } from '../plans';
 import { WorkspaceEvent } from './events';
 
-export interface WorkspaceSettings { plan: Plan; credits: number; sla_tracking: boolean; email?: string | null }
-export type WorkspaceState =
-  | { exists: false }
-  | ({ exists: true; id: string; name: string; slug: string } & WorkspaceSettings);
+export interface WorkspaceSettings {
+  plan: Plan;
+  credits: number;
+  sla_tracking: boolean;
+  email?: string | null;
+}
+export type WorkspaceState = { exists: false } | ({ exists: true; id: string; name: string; slug: string } & WorkspaceSettings);
 
 export type WorkspaceCommand =
   | { type: 'create'; id: string; name: string; slug: string; plan: string; credits: number; sla_tracking: boolean; email?: string | null }
@@ -19,7 +22,14 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** Turns a display name into a slug candidate: lowercase ASCII words joined by dashes. */
 export const slugify = (name: string): string =>
-  name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '') || 'workspace';
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '') || 'workspace';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -41,7 +51,9 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
         const invalid = checkSettings(command);
         if (E.isLeft(invalid)) return invalid;
         const { id, name, slug, credits, sla_tracking, email } = command;
-        return E.right([{ type: 'workspace.created', data: { id, name: name.trim(), slug, plan: command.plan as Plan, credits, sla_tracking, ...(email ? { email } : {}) } }]);
+        return E.right([
+          { type: 'workspace.created', data: { id, name: name.trim(), slug, plan: command.plan as Plan, credits, sla_tracking, ...(email ? { email } : {}) } },
+        ]);
       }
       case 'update': {
         if (!state.exists) return fail('not_found', 'workspace not found');
@@ -53,7 +65,10 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
       case 'charge': {
         if (!state.exists) return fail('not_found', 'workspace not found');
         if (state.credits < command.amount) {
-          return fail('plan_limit', `Out of AI credits: this reply costs ${command.amount} and the balance is ${state.credits}.`, { credits: state.credits, required: command.amount });
+          return fail('plan_limit', `Out of AI credits: this reply costs ${command.amount} and the balance is ${state.credits}.`, {
+            credits: state.credits,
+            required: command.amount,
+          });
         }
         const { amount, turn_id, conversation_id } = command;
         return E.right([{ type: 'workspace.credits_charged', data: { amount, turn_id, conversation_id } }]);
@@ -66,10 +81,14 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
   },
   evolve(state, event) {
     switch (event.type) {
-      case 'workspace.created': return { exists: true, ...event.data };
-      case 'workspace.updated': return state.exists ? { ...state, ...event.data } : state;
-      case 'workspace.credits_charged': return state.exists ? { ...state, credits: state.credits - event.data.amount } : state;
-      case 'workspace.credits_refunded': return state.exists ? { ...state, credits: state.credits + event.data.amount } : state;
+      case 'workspace.created':
+        return { exists: true, ...event.data };
+      case 'workspace.updated':
+        return state.exists ? { ...state, ...event.data } : state;
+      case 'workspace.credits_charged':
+        return state.exists ? { ...state, credits: state.credits - event.data.amount } : state;
+      case 'workspace.credits_refunded':
+        return state.exists ? { ...state, credits: state.credits + event.data.amount } : state;
     }
   },
 };

@@ -3,11 +3,22 @@ import { Described, JsonSchema } from './schema';
 
 /** A codec with its own failure message and schema. */
 export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
-  constructor(name: string, readonly jsonSchema: JsonSchema, is: (u: unknown) => u is A, check: (u: unknown) => string | { value: A }, encode: (a: A) => O) {
-    super(name, is, (u, c) => {
-      const r = check(u);
-      return typeof r === 'string' ? t.failure(u, c, r) : t.success(r.value);
-    }, encode);
+  constructor(
+    name: string,
+    readonly jsonSchema: JsonSchema,
+    is: (u: unknown) => u is A,
+    check: (u: unknown) => string | { value: A },
+    encode: (a: A) => O,
+  ) {
+    super(
+      name,
+      is,
+      (u, c) => {
+        const r = check(u);
+        return typeof r === 'string' ? t.failure(u, c, r) : t.success(r.value);
+      },
+      encode,
+    );
   }
 }
 
@@ -41,16 +52,30 @@ export const int = (opts: { min?: number; max?: number; description?: string } =
   const range = opts.min !== undefined && opts.max !== undefined ? ` between ${opts.min} and ${opts.max}` : opts.min !== undefined ? ` ≥ ${opts.min}` : '';
   const check = (u: unknown): string | { value: number } =>
     typeof u === 'number' && Number.isInteger(u) && (opts.min === undefined || u >= opts.min) && (opts.max === undefined || u <= opts.max)
-      ? { value: u } : `must be an integer${range}`;
+      ? { value: u }
+      : `must be an integer${range}`;
   return new Rule<number>('integer', schema, (u): u is number => typeof check(u) !== 'string', check, id);
 };
 
 export const bool = (description?: string) =>
-  new Rule<boolean>('boolean', { type: 'boolean', ...(description ? { description } : {}) }, (u): u is boolean => typeof u === 'boolean', (u) => (typeof u === 'boolean' ? { value: u } : 'must be true or false'), id);
+  new Rule<boolean>(
+    'boolean',
+    { type: 'boolean', ...(description ? { description } : {}) },
+    (u): u is boolean => typeof u === 'boolean',
+    (u) => (typeof u === 'boolean' ? { value: u } : 'must be true or false'),
+    id,
+  );
 
 export const oneOf = <V extends string>(values: readonly V[], description?: string) => {
-  const check = (u: unknown): string | { value: V } => (typeof u === 'string' && (values as readonly string[]).includes(u) ? { value: u as V } : `must be one of ${values.join(', ')}`);
-  return new Rule<V>(values.join(' | '), { type: 'string', enum: [...values], ...(description ? { description } : {}) }, (u): u is V => typeof check(u) !== 'string', check, id);
+  const check = (u: unknown): string | { value: V } =>
+    typeof u === 'string' && (values as readonly string[]).includes(u) ? { value: u as V } : `must be one of ${values.join(', ')}`;
+  return new Rule<V>(
+    values.join(' | '),
+    { type: 'string', enum: [...values], ...(description ? { description } : {}) },
+    (u): u is V => typeof check(u) !== 'string',
+    check,
+    id,
+  );
 };
 
 export const nullable = <C extends t.Mixed & Described>(codec: C) => {
@@ -60,30 +85,47 @@ export const nullable = <C extends t.Mixed & Described>(codec: C) => {
 };
 
 class NullableType<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> implements Described {
-  constructor(codec: C, readonly jsonSchema: JsonSchema) {
-    super(`${codec.name} | null`, (u): u is t.TypeOf<C> | null => u === null || codec.is(u), (u, c) => (u === null ? t.success(null) : (codec.validate(u, c) as t.Validation<t.TypeOf<C>>)), (a) => (a === null ? null : (codec.encode(a) as t.OutputOf<C>)));
+  constructor(
+    codec: C,
+    readonly jsonSchema: JsonSchema,
+  ) {
+    super(
+      `${codec.name} | null`,
+      (u): u is t.TypeOf<C> | null => u === null || codec.is(u),
+      (u, c) => (u === null ? t.success(null) : (codec.validate(u, c) as t.Validation<t.TypeOf<C>>)),
+      (a) => (a === null ? null : (codec.encode(a) as t.OutputOf<C>)),
+    );
   }
 }
 
-export const arrayOf = <C extends t.Mixed & Described>(item: C, opts: { max?: number; description?: string } = {}) =>
-  new ArrayOf<C>(item, opts);
+export const arrayOf = <C extends t.Mixed & Described>(item: C, opts: { max?: number; description?: string } = {}) => new ArrayOf<C>(item, opts);
 
 class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> implements Described {
   readonly jsonSchema: JsonSchema;
   constructor(item: C, opts: { max?: number; description?: string }) {
-    super(`Array<${item.name}>`, (u): u is t.TypeOf<C>[] => Array.isArray(u) && u.every(item.is), (u, c) => {
-      if (!Array.isArray(u)) return t.failure(u, c, 'must be an array');
-      if (opts.max !== undefined && u.length > opts.max) return t.failure(u, c, `must have at most ${opts.max} items`);
-      const out: t.TypeOf<C>[] = [];
-      const errors: t.Errors = [];
-      u.forEach((v, i) => {
-        const r = item.validate(v, t.appendContext(c, String(i), item, v));
-        if (r._tag === 'Left') errors.push(...r.left);
-        else out.push(r.right as t.TypeOf<C>);
-      });
-      return errors.length ? t.failures(errors) : t.success(out);
-    }, (a) => a.map((x) => item.encode(x) as t.OutputOf<C>));
-    this.jsonSchema = { type: 'array', items: item.jsonSchema, ...(opts.max !== undefined ? { maxItems: opts.max } : {}), ...(opts.description ? { description: opts.description } : {}) };
+    super(
+      `Array<${item.name}>`,
+      (u): u is t.TypeOf<C>[] => Array.isArray(u) && u.every(item.is),
+      (u, c) => {
+        if (!Array.isArray(u)) return t.failure(u, c, 'must be an array');
+        if (opts.max !== undefined && u.length > opts.max) return t.failure(u, c, `must have at most ${opts.max} items`);
+        const out: t.TypeOf<C>[] = [];
+        const errors: t.Errors = [];
+        u.forEach((v, i) => {
+          const r = item.validate(v, t.appendContext(c, String(i), item, v));
+          if (r._tag === 'Left') errors.push(...r.left);
+          else out.push(r.right as t.TypeOf<C>);
+        });
+        return errors.length ? t.failures(errors) : t.success(out);
+      },
+      (a) => a.map((x) => item.encode(x) as t.OutputOf<C>),
+    );
+    this.jsonSchema = {
+      type: 'array',
+      items: item.jsonSchema,
+      ...(opts.max !== undefined ? { maxItems: opts.max } : {}),
+      ...(opts.description ? { description: opts.description } : {}),
+    };
   }
 }
 
@@ -94,7 +136,8 @@ class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.Out
 export const FORBIDDEN_KEY = '__proto__';
 
 const hasForbiddenKey = (u: unknown): boolean =>
-  Array.isArray(u) ? u.some(hasForbiddenKey)
+  Array.isArray(u)
+    ? u.some(hasForbiddenKey)
     : typeof u === 'object' && u !== null && Object.entries(u).some(([k, v]) => k === FORBIDDEN_KEY || hasForbiddenKey(v));
 
 /** Any JSON value, without the forbidden key at any depth: components.schemas.JsonValue of the document. */
@@ -111,18 +154,42 @@ const forbiddenKeyMessage = `must not have a key named ${FORBIDDEN_KEY} at any d
 /** A JSON object with free keys (metadata, channel_metadata). */
 export const freeObject = (description?: string) => {
   const check = (u: unknown): string | { value: Record<string, unknown> } =>
-    typeof u !== 'object' || u === null || Array.isArray(u) ? 'must be an object' : hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u as Record<string, unknown> };
-  return new Rule<Record<string, unknown>>('object', {
-    type: 'object', propertyNames: { not: { const: FORBIDDEN_KEY } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' }, ...(description ? { description } : {}),
-  }, (u): u is Record<string, unknown> => typeof check(u) !== 'string', check, id);
+    typeof u !== 'object' || u === null || Array.isArray(u)
+      ? 'must be an object'
+      : hasForbiddenKey(u)
+        ? forbiddenKeyMessage
+        : { value: u as Record<string, unknown> };
+  return new Rule<Record<string, unknown>>(
+    'object',
+    {
+      type: 'object',
+      propertyNames: { not: { const: FORBIDDEN_KEY } },
+      additionalProperties: { $ref: '#/components/schemas/JsonValue' },
+      ...(description ? { description } : {}),
+    },
+    (u): u is Record<string, unknown> => typeof check(u) !== 'string',
+    check,
+    id,
+  );
 };
 
 export const anything = (description?: string) =>
-  new Rule<unknown>('unknown', { $ref: '#/components/schemas/JsonValue', ...(description ? { description } : {}) },
-    (u): u is unknown => !hasForbiddenKey(u), (u) => (hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u }), id);
+  new Rule<unknown>(
+    'unknown',
+    { $ref: '#/components/schemas/JsonValue', ...(description ? { description } : {}) },
+    (u): u is unknown => !hasForbiddenKey(u),
+    (u) => (hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u }),
+    id,
+  );
 
 export const literal = <V extends string>(value: V) =>
-  new Rule<V>(JSON.stringify(value), { type: 'string', const: value }, (u): u is V => u === value, (u) => (u === value ? { value } : `must be "${value}"`), id);
+  new Rule<V>(
+    JSON.stringify(value),
+    { type: 'string', const: value },
+    (u): u is V => u === value,
+    (u) => (u === value ? { value } : `must be "${value}"`),
+    id,
+  );
 
 /** Query parameters arrive as text: this parses an integer from it. */
 export const queryInt = (opts: { min: number; max: number }) => {
@@ -140,6 +207,11 @@ const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}';
 /** A resource id in a path: a malformed one is a 400 naming the expected form, not a 404. */
 export const resourceId = (prefix: string, what: string) => {
   const pattern = new RegExp(`^${prefix}${ULID_TEXT}$`);
-  return new Rule<string>('string', { type: 'string', pattern: pattern.source, description: `${what} id` }, (u): u is string => typeof u === 'string' && pattern.test(u),
-    (u) => (typeof u === 'string' && pattern.test(u) ? { value: u } : `must be a ${what} id (${prefix}…)`), id);
+  return new Rule<string>(
+    'string',
+    { type: 'string', pattern: pattern.source, description: `${what} id` },
+    (u): u is string => typeof u === 'string' && pattern.test(u),
+    (u) => (typeof u === 'string' && pattern.test(u) ? { value: u } : `must be a ${what} id (${prefix}…)`),
+    id,
+  );
 };

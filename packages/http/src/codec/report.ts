@@ -2,7 +2,11 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { ApiError } from '../errors';
 
-const pathOf = (e: t.ValidationError) => e.context.map((c) => c.key).filter((k) => k !== '').join('.');
+const pathOf = (e: t.ValidationError) =>
+  e.context
+    .map((c) => c.key)
+    .filter((k) => k !== '')
+    .join('.');
 
 /** Names every offending field: `customer.email must be a string; limit must be an integer between 1 and 100`. */
 export const describeErrors = (errors: t.Errors, where: string): { message: string; fields: { field: string; message: string }[] } => {

@@ -6,8 +6,7 @@ export interface Described {
   readonly jsonSchema: JsonSchema;
 }
 
-export const isDescribed = (codec: unknown): codec is Described =>
-  typeof codec === 'object' && codec !== null && 'jsonSchema' in codec;
+export const isDescribed = (codec: unknown): codec is Described => typeof codec === 'object' && codec !== null && 'jsonSchema' in codec;
 
 /**
  * The same codec, its schema also stating a rule the domain checks beyond the shape (a phone

@@ -13,9 +13,18 @@ type Out<R extends Props, O extends Props> = { [K in keyof R]: t.TypeOf<R[K]> } 
 export class Struct<R extends Props, O extends Props> extends t.Type<Out<R, O>, unknown, unknown> implements Described {
   readonly jsonSchema: JsonSchema;
 
-  constructor(readonly required: R, readonly optional: O, opts: { title?: string; description?: string } = {}) {
+  constructor(
+    readonly required: R,
+    readonly optional: O,
+    opts: { title?: string; description?: string } = {},
+  ) {
     const rules = input.closed(opts.title ?? 'object', required, optional);
-    super(rules.name, (u): u is Out<R, O> => rules.is(u), (u, c) => rules.validate(u, c), (a) => a);
+    super(
+      rules.name,
+      (u): u is Out<R, O> => rules.is(u),
+      (u, c) => rules.validate(u, c),
+      (a) => a,
+    );
     const properties = Object.fromEntries(Object.entries({ ...required, ...optional }).map(([k, c]) => [k, c.jsonSchema]));
     this.jsonSchema = {
       type: 'object',

@@ -7,32 +7,37 @@ import { ApiError, envelope, toApiError } from '../errors';
  * Outermost middleware: gives every request an id (Request-Id header), turns every error
  * into the spec's envelope, and keeps stacks in the log, never in the response.
  */
-export const requestContext = (log: Logger): Middleware => async (ctx, next) => {
-  const requestId = `req_${randomUUID().replace(/-/g, '')}`;
-  ctx.state.requestId = requestId;
-  ctx.set('Request-Id', requestId);
-  const started = performance.now();
-  try {
-    await next();
-    // Statuses set without a body (no route; a known path with another method) get the envelope too.
-    if (ctx.body == null) {
-      if (ctx.status === 404) throw new ApiError(404, `Unrecognized request URL (${ctx.method} ${ctx.path})`, 'not_found');
-      if (ctx.status === 405) throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, 'method_not_allowed', undefined, { Allow: ctx.response.get('Allow') });
+export const requestContext =
+  (log: Logger): Middleware =>
+  async (ctx, next) => {
+    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+    ctx.state.requestId = requestId;
+    ctx.set('Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      // Statuses set without a body (no route; a known path with another method) get the envelope too.
+      if (ctx.body == null) {
+        if (ctx.status === 404) throw new ApiError(404, `Unrecognized request URL (${ctx.method} ${ctx.path})`, 'not_found');
+        if (ctx.status === 405)
+          throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, 'method_not_allowed', undefined, {
+            Allow: ctx.response.get('Allow'),
+          });
+      }
+    } catch (err) {
+      const api = toApiError(err);
+      if (api) {
+        ctx.status = api.status;
+        ctx.body = envelope(api.status, api.message, api.code, api.details);
+        for (const [name, value] of Object.entries(api.headers)) ctx.set(name, value);
+      } else {
+        log.error('unhandled error', { request_id: requestId, method: ctx.method, path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
+        ctx.status = 500;
+        ctx.body = envelope(500, 'Internal server error. Quote the request id when reporting it.', 'internal_error', { request_id: requestId });
+      }
+    } finally {
+      const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 };
+      if (ctx.status >= 500) log.warn('request failed', fields);
+      else log.debug('request', fields);
     }
-  } catch (err) {
-    const api = toApiError(err);
-    if (api) {
-      ctx.status = api.status;
-      ctx.body = envelope(api.status, api.message, api.code, api.details);
-      for (const [name, value] of Object.entries(api.headers)) ctx.set(name, value);
-    } else {
-      log.error('unhandled error', { request_id: requestId, method: ctx.method, path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
-      ctx.status = 500;
-      ctx.body = envelope(500, 'Internal server error. Quote the request id when reporting it.', 'internal_error', { request_id: requestId });
-    }
-  } finally {
-    const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 };
-    if (ctx.status >= 500) log.warn('request failed', fields);
-    else log.debug('request', fields);
-  }
-};
+  };

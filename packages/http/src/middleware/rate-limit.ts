@@ -12,17 +12,20 @@ export const tierOfRequest = (method: string, path: string): Tier =>
  * Spec 4.1 and 8: RateLimit-* on every response, 429 with Retry-After past the limit.
  * Keys count per key and per workspace; callers without a valid key count per address.
  */
-export const rateLimit = (app: Application): Middleware => async (ctx, next) => {
-  const identity = ctx.state.identity as Identity;
-  const subject = 'principal' in identity
-    ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId }
-    : { key: `ip:${ctx.ip}`, workspace: null };
-  const decision = await app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
-  ctx.set('RateLimit-Limit', String(decision.limit));
-  ctx.set('RateLimit-Remaining', String(decision.remaining));
-  ctx.set('RateLimit-Reset', String(decision.resetSeconds));
-  if (!decision.allowed) {
-    throw new ApiError(429, `Rate limit exceeded: retry in ${decision.resetSeconds} seconds`, 'rate_limited', undefined, { 'Retry-After': String(decision.resetSeconds) });
-  }
-  await next();
-};
+export const rateLimit =
+  (app: Application): Middleware =>
+  async (ctx, next) => {
+    const identity = ctx.state.identity as Identity;
+    const subject =
+      'principal' in identity ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId } : { key: `ip:${ctx.ip}`, workspace: null };
+    const decision = await app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
+    ctx.set('RateLimit-Limit', String(decision.limit));
+    ctx.set('RateLimit-Remaining', String(decision.remaining));
+    ctx.set('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new ApiError(429, `Rate limit exceeded: retry in ${decision.resetSeconds} seconds`, 'rate_limited', undefined, {
+        'Retry-After': String(decision.resetSeconds),
+      });
+    }
+    await next();
+  };

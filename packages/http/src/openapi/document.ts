@@ -21,7 +21,9 @@ const ERRORS: Record<string, string> = {
 };
 
 /** Every answer carries them (spec 4.1). */
-export const RATE_LIMIT_HEADERS = Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]));
+export const RATE_LIMIT_HEADERS = Object.fromEntries(
+  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]),
+);
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -35,8 +37,13 @@ const parameters = (schema: JsonSchema | undefined, where: 'path' | 'query') => 
 const fixedPaths = (): Record<string, Record<string, unknown>> => ({
   '/openapi.json': {
     get: {
-      summary: 'This description (OpenAPI 3.1), unauthenticated', tags: ['meta'], operationId: 'getOpenapiJson', security: [],
-      responses: { '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } } },
+      summary: 'This description (OpenAPI 3.1), unauthenticated',
+      tags: ['meta'],
+      operationId: 'getOpenapiJson',
+      security: [],
+      responses: {
+        '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+      },
     },
   },
 });
@@ -47,15 +54,21 @@ export const errorResponseRef = (status: string) => ({ $ref: `#/components/respo
 /** `links` of one route, resolved against the others: a target or parameter that does not exist is an error at start. */
 const resolveLinks = (from: RouteDef, routes: readonly RouteDef[]) => {
   if (!from.links) return undefined;
-  return Object.fromEntries(Object.entries(from.links).map(([name, link]) => {
-    const [method, path] = link.operation.split(' ');
-    const target = routes.find((r) => r.method === method.toLowerCase() && r.path === path);
-    if (!target) throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} names no operation (${link.operation})`);
-    const known = new Set([...Object.keys(target.params?.jsonSchema.properties ?? {}), ...Object.keys(target.query?.jsonSchema.properties ?? {})]);
-    const unknown = Object.keys(link.parameters).filter((p) => !known.has(p));
-    if (unknown.length) throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} fills unknown parameters of ${link.operation}: ${unknown.join(', ')}`);
-    return [name, { operationId: operationIdOf(target.method, target.path), parameters: link.parameters, ...(link.description ? { description: link.description } : {}) }];
-  }));
+  return Object.fromEntries(
+    Object.entries(from.links).map(([name, link]) => {
+      const [method, path] = link.operation.split(' ');
+      const target = routes.find((r) => r.method === method.toLowerCase() && r.path === path);
+      if (!target) throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} names no operation (${link.operation})`);
+      const known = new Set([...Object.keys(target.params?.jsonSchema.properties ?? {}), ...Object.keys(target.query?.jsonSchema.properties ?? {})]);
+      const unknown = Object.keys(link.parameters).filter((p) => !known.has(p));
+      if (unknown.length)
+        throw new Error(`${from.method.toUpperCase()} ${from.path}: link ${name} fills unknown parameters of ${link.operation}: ${unknown.join(', ')}`);
+      return [
+        name,
+        { operationId: operationIdOf(target.method, target.path), parameters: link.parameters, ...(link.description ? { description: link.description } : {}) },
+      ];
+    }),
+  );
 };
 
 /**
@@ -63,11 +76,16 @@ const resolveLinks = (from: RouteDef, routes: readonly RouteDef[]) => {
  * `extraPaths` and `extraSchemas`: operations that are not route declarations (the MCP
  * endpoint), and the schemas they name.
  */
-export const openApiDocument = (routes: readonly RouteDef[], info: { version: string; serverUrl: string; extraPaths?: Record<string, Record<string, unknown>>; extraSchemas?: Record<string, JsonSchema> }) => {
+export const openApiDocument = (
+  routes: readonly RouteDef[],
+  info: { version: string; serverUrl: string; extraPaths?: Record<string, Record<string, unknown>>; extraSchemas?: Record<string, JsonSchema> },
+) => {
   const paths: Record<string, Record<string, unknown>> = { ...fixedPaths(), ...info.extraPaths };
   for (const r of routes) {
     const path = openApiPath(r.path);
-    const errorCodes = ['400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'].filter((c) => r.method !== 'get' || (c !== '413' && c !== '415'));
+    const errorCodes = ['400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'].filter(
+      (c) => r.method !== 'get' || (c !== '413' && c !== '415'),
+    );
     paths[path] = {
       ...paths[path],
       [r.method]: {
@@ -83,7 +101,9 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
         ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body.jsonSchema } } } } : {}),
         responses: {
           [String(r.response.status)]: {
-            description: r.response.description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: toSchema(r.response.codec) } },
+            description: r.response.description,
+            headers: RATE_LIMIT_HEADERS,
+            content: { 'application/json': { schema: toSchema(r.response.codec) } },
             ...(r.links ? { links: resolveLinks(r, routes) } : {}),
           },
           ...Object.fromEntries(errorCodes.map((c) => [c, errorResponseRef(c)])),
@@ -101,9 +121,18 @@ export const openApiDocument = (routes: readonly RouteDef[], info: { version: st
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
       schemas: { Error: envelopeSchema, JsonValue: JSON_VALUE_SCHEMA, ...info.extraSchemas },
       // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
-      responses: Object.fromEntries(Object.entries(ERRORS).map(([c, description]) => [`Error${c}`, c === '408' || c === '431' ? { description } : {
-        description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      }])),
+      responses: Object.fromEntries(
+        Object.entries(ERRORS).map(([c, description]) => [
+          `Error${c}`,
+          c === '408' || c === '431'
+            ? { description }
+            : {
+                description,
+                headers: RATE_LIMIT_HEADERS,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+        ]),
+      ),
     },
   };
 };

@@ -7,8 +7,12 @@ import { struct } from '../codec/struct';
 /** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
 const DEPLOYABLE = [...CHANNELS, 'mcp'] as const;
 const channelFlags = <Req extends boolean>(required: Req) => {
-  const flags = Object.fromEntries(DEPLOYABLE.map((c) => [c, bool(c === 'mcp' ? 'The MCP server (POST /mcp); turning it on also turns on api' : `Deployed on ${c}`)])) as Record<(typeof DEPLOYABLE)[number], ReturnType<typeof bool>>;
-  return required ? struct(flags, {}, { title: 'deployed_channels' }) : struct({}, flags, { title: 'deployed_channels_patch', description: 'Merged key by key into the stored map' });
+  const flags = Object.fromEntries(
+    DEPLOYABLE.map((c) => [c, bool(c === 'mcp' ? 'The MCP server (POST /mcp); turning it on also turns on api' : `Deployed on ${c}`)]),
+  ) as Record<(typeof DEPLOYABLE)[number], ReturnType<typeof bool>>;
+  return required
+    ? struct(flags, {}, { title: 'deployed_channels' })
+    : struct({}, flags, { title: 'deployed_channels_patch', description: 'Merged key by key into the stored map' });
 };
 
 const escalationFields = {
@@ -18,31 +22,39 @@ const escalationFields = {
 };
 
 /** Spec 2.6. */
-export const AgentResource = struct({
-  object: literal('agent'),
-  name: str(),
-  avatar_url: nullable(str()),
-  is_enabled: bool(),
-  tone: oneOf(TONES),
-  response_length: oneOf(RESPONSE_LENGTHS),
-  custom_instructions: nullable(str()),
-  model_tier: oneOf(MODEL_TIERS),
-  escalation: struct(escalationFields, {}, { title: 'escalation' }),
-  deployed_channels: channelFlags(true),
-}, {}, { title: 'agent' });
+export const AgentResource = struct(
+  {
+    object: literal('agent'),
+    name: str(),
+    avatar_url: nullable(str()),
+    is_enabled: bool(),
+    tone: oneOf(TONES),
+    response_length: oneOf(RESPONSE_LENGTHS),
+    custom_instructions: nullable(str()),
+    model_tier: oneOf(MODEL_TIERS),
+    escalation: struct(escalationFields, {}, { title: 'escalation' }),
+    deployed_channels: channelFlags(true),
+  },
+  {},
+  { title: 'agent' },
+);
 export type AgentResource = t.TypeOf<typeof AgentResource>;
 
 /** PATCH /agent: any of the writable fields (spec 4.3); `escalation` may carry only some of its own. */
-export const AgentPatchBody = struct({}, {
-  name: withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA),
-  is_enabled: bool(),
-  tone: oneOf(TONES),
-  response_length: oneOf(RESPONSE_LENGTHS),
-  custom_instructions: nullable(str({ max: 2000 })),
-  model_tier: oneOf(MODEL_TIERS, 'essential and pro on the pro plan; ultra also on enterprise'),
-  escalation: struct({}, escalationFields, { title: 'escalation_patch' }),
-  deployed_channels: channelFlags(false),
-}, { title: 'agent_patch' });
+export const AgentPatchBody = struct(
+  {},
+  {
+    name: withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA),
+    is_enabled: bool(),
+    tone: oneOf(TONES),
+    response_length: oneOf(RESPONSE_LENGTHS),
+    custom_instructions: nullable(str({ max: 2000 })),
+    model_tier: oneOf(MODEL_TIERS, 'essential and pro on the pro plan; ultra also on enterprise'),
+    escalation: struct({}, escalationFields, { title: 'escalation_patch' }),
+    deployed_channels: channelFlags(false),
+  },
+  { title: 'agent_patch' },
+);
 
 export const toAgent = (s: AgentSettings): AgentResource => ({
   object: 'agent',
@@ -58,24 +70,32 @@ export const toAgent = (s: AgentSettings): AgentResource => ({
 });
 
 /** Spec 2.7. */
-export const AgentResponseResource = struct({
-  object: literal('agent_response'),
-  conversation_id: str(),
-  messages: arrayOf(str(), { description: 'Reply bubbles in display order; empty when no reply was produced' }),
-  quick_replies: arrayOf(str()),
-  buttons: arrayOf(struct({ text: str(), url: str({ format: 'uri' }) }, {}, { title: 'button' })),
-  images: arrayOf(str()),
-  sources: arrayOf(str({ description: 'Title of a cited knowledge base article' })),
-  escalated: bool('True when the agent handed the conversation to a human in this turn'),
-  credits_used: int({ min: 0, description: '0 when no billable reply was produced' }),
-  model_tier: oneOf(MODEL_TIERS),
-}, {}, { title: 'agent_response' });
+export const AgentResponseResource = struct(
+  {
+    object: literal('agent_response'),
+    conversation_id: str(),
+    messages: arrayOf(str(), { description: 'Reply bubbles in display order; empty when no reply was produced' }),
+    quick_replies: arrayOf(str()),
+    buttons: arrayOf(struct({ text: str(), url: str({ format: 'uri' }) }, {}, { title: 'button' })),
+    images: arrayOf(str()),
+    sources: arrayOf(str({ description: 'Title of a cited knowledge base article' })),
+    escalated: bool('True when the agent handed the conversation to a human in this turn'),
+    credits_used: int({ min: 0, description: '0 when no billable reply was produced' }),
+    model_tier: oneOf(MODEL_TIERS),
+  },
+  {},
+  { title: 'agent_response' },
+);
 export type AgentResponseResource = t.TypeOf<typeof AgentResponseResource>;
 
 /** Spec 2.7a: a passage of a knowledge base article. */
-export const KnowledgeResultResource = struct({
-  object: literal('knowledge_result'),
-  knowledge_base_id: str({ description: 'The article id' }),
-  filename: str({ description: 'The article title' }),
-  text: str({ description: 'The passage' }),
-}, {}, { title: 'knowledge_result' });
+export const KnowledgeResultResource = struct(
+  {
+    object: literal('knowledge_result'),
+    knowledge_base_id: str({ description: 'The article id' }),
+    filename: str({ description: 'The article title' }),
+    text: str({ description: 'The passage' }),
+  },
+  {},
+  { title: 'knowledge_result' },
+);

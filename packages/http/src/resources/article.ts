@@ -6,22 +6,26 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.10: read-only, entered by the operator's import. */
-export const ArticleResource = struct({
-  object: literal('knowledge_base_article'),
-  id: str(),
-  title: str(),
-  content: str(),
-  description: nullable(str()),
-  tags: arrayOf(str()),
-  category: nullable(str()),
-  status: oneOf(ARTICLE_STATUSES),
-  type: oneOf(ARTICLE_TYPES),
-  is_public: bool(),
-  ai_agent_enabled: bool(),
-  indexed: bool(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'knowledge_base_article' });
+export const ArticleResource = struct(
+  {
+    object: literal('knowledge_base_article'),
+    id: str(),
+    title: str(),
+    content: str(),
+    description: nullable(str()),
+    tags: arrayOf(str()),
+    category: nullable(str()),
+    status: oneOf(ARTICLE_STATUSES),
+    type: oneOf(ARTICLE_TYPES),
+    is_public: bool(),
+    ai_agent_enabled: bool(),
+    indexed: bool(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'knowledge_base_article' },
+);
 export type ArticleResource = t.TypeOf<typeof ArticleResource>;
 
 export const toArticle = (d: ArticleDoc): ArticleResource => ({

@@ -5,20 +5,24 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.11 plus `updated_at`: read-only, entered by the operator's import. */
-export const CannedResponseResource = struct({
-  object: literal('canned_response'),
-  id: str(),
-  name: str(),
-  content: str(),
-  shortcut: nullable(str()),
-  visibility: str({ description: 'As imported; `personal` when not given' }),
-  set_status: nullable(str()),
-  set_priority: nullable(str()),
-  add_tags: arrayOf(str()),
-  usage_count: int({ min: 0 }),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'canned_response' });
+export const CannedResponseResource = struct(
+  {
+    object: literal('canned_response'),
+    id: str(),
+    name: str(),
+    content: str(),
+    shortcut: nullable(str()),
+    visibility: str({ description: 'As imported; `personal` when not given' }),
+    set_status: nullable(str()),
+    set_priority: nullable(str()),
+    add_tags: arrayOf(str()),
+    usage_count: int({ min: 0 }),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'canned_response' },
+);
 export type CannedResponseResource = t.TypeOf<typeof CannedResponseResource>;
 
 export const toCannedResponse = (d: CannedResponseDoc): CannedResponseResource => ({

@@ -6,19 +6,23 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.12. The stored `config` (sensitive settings) is not part of the resource. */
-export const ChannelResource = struct({
-  object: literal('channel'),
-  id: str(),
-  type: oneOf(CHANNEL_TYPES),
-  name: str(),
-  is_active: bool(),
-  status: oneOf(CHANNEL_STATUSES),
-  last_connected_at: nullable(timestamp()),
-  last_error_message: nullable(str()),
-  conversation_count: int({ min: 0 }),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'channel' });
+export const ChannelResource = struct(
+  {
+    object: literal('channel'),
+    id: str(),
+    type: oneOf(CHANNEL_TYPES),
+    name: str(),
+    is_active: bool(),
+    status: oneOf(CHANNEL_STATUSES),
+    last_connected_at: nullable(timestamp()),
+    last_error_message: nullable(str()),
+    conversation_count: int({ min: 0 }),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'channel' },
+);
 export type ChannelResource = t.TypeOf<typeof ChannelResource>;
 
 /** Picks the resource's fields one by one: nothing else of the document (config) can leak. */

@@ -6,28 +6,32 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.2, plus `metadata` (accepted on create, so readable). */
-export const ConversationResource = struct({
-  object: literal('conversation'),
-  id: str(),
-  status: oneOf(['open', 'closed'] as const),
-  channel: oneOf(CHANNELS),
-  channel_id: nullable(str()),
-  customer_id: nullable(str()),
-  customer_name: nullable(str()),
-  customer_email: nullable(str()),
-  assignee: nullable(str({ description: '`ai`, a user id, or null' })),
-  priority: oneOf(PRIORITIES),
-  tags: arrayOf(str()),
-  external_id: nullable(str()),
-  is_pinned: bool(),
-  resolution_type: nullable(str()),
-  message_count: int({ min: 0 }),
-  custom_action_memory: anything(),
-  metadata: freeObject(),
-  resolved_at: nullable(timestamp()),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'conversation' });
+export const ConversationResource = struct(
+  {
+    object: literal('conversation'),
+    id: str(),
+    status: oneOf(['open', 'closed'] as const),
+    channel: oneOf(CHANNELS),
+    channel_id: nullable(str()),
+    customer_id: nullable(str()),
+    customer_name: nullable(str()),
+    customer_email: nullable(str()),
+    assignee: nullable(str({ description: '`ai`, a user id, or null' })),
+    priority: oneOf(PRIORITIES),
+    tags: arrayOf(str()),
+    external_id: nullable(str()),
+    is_pinned: bool(),
+    resolution_type: nullable(str()),
+    message_count: int({ min: 0 }),
+    custom_action_memory: anything(),
+    metadata: freeObject(),
+    resolved_at: nullable(timestamp()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'conversation' },
+);
 export type ConversationResource = t.TypeOf<typeof ConversationResource>;
 
 export const toConversation = (d: ConversationDoc): ConversationResource => ({

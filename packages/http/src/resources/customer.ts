@@ -6,23 +6,27 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.4, plus `metadata` (accepted on create, so readable) and `updated_at`. */
-export const CustomerResource = struct({
-  object: literal('customer'),
-  id: str(),
-  email: nullable(str()),
-  phone: nullable(str()),
-  name: nullable(str()),
-  avatar_url: nullable(str()),
-  status: oneOf(CUSTOMER_STATUSES),
-  tags: arrayOf(str()),
-  external_id: nullable(str()),
-  metadata: freeObject(),
-  conversation_count: int({ min: 0 }),
-  first_contact_at: nullable(timestamp()),
-  last_contact_at: nullable(timestamp()),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'customer' });
+export const CustomerResource = struct(
+  {
+    object: literal('customer'),
+    id: str(),
+    email: nullable(str()),
+    phone: nullable(str()),
+    name: nullable(str()),
+    avatar_url: nullable(str()),
+    status: oneOf(CUSTOMER_STATUSES),
+    tags: arrayOf(str()),
+    external_id: nullable(str()),
+    metadata: freeObject(),
+    conversation_count: int({ min: 0 }),
+    first_contact_at: nullable(timestamp()),
+    last_contact_at: nullable(timestamp()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'customer' },
+);
 export type CustomerResource = t.TypeOf<typeof CustomerResource>;
 
 export const toCustomer = (d: CustomerDoc): CustomerResource => ({

@@ -6,22 +6,26 @@ import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
 /** Spec 2.3, plus the caller's `client_message_id`. Also the `data` of `message.created` events. */
-export const MessageResource = struct({
-  object: literal('message'),
-  id: str(),
-  conversation_id: str(),
-  ticket_id: nullable(str()),
-  sender_type: oneOf(['customer', 'agent', 'ai', 'system'] as const),
-  sender_id: nullable(str()),
-  content: str(),
-  visibility: oneOf(['public', 'internal'] as const),
-  channel: oneOf(CHANNELS),
-  external_id: nullable(str()),
-  attachments: arrayOf(anything()),
-  is_read: bool(),
-  client_message_id: nullable(str()),
-  created_at: timestamp(),
-}, {}, { title: 'message' });
+export const MessageResource = struct(
+  {
+    object: literal('message'),
+    id: str(),
+    conversation_id: str(),
+    ticket_id: nullable(str()),
+    sender_type: oneOf(['customer', 'agent', 'ai', 'system'] as const),
+    sender_id: nullable(str()),
+    content: str(),
+    visibility: oneOf(['public', 'internal'] as const),
+    channel: oneOf(CHANNELS),
+    external_id: nullable(str()),
+    attachments: arrayOf(anything()),
+    is_read: bool(),
+    client_message_id: nullable(str()),
+    created_at: timestamp(),
+  },
+  {},
+  { title: 'message' },
+);
 export type MessageResource = t.TypeOf<typeof MessageResource>;
 
 export const toMessage = (d: MessageDoc): MessageResource => ({

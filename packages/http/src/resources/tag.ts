@@ -4,15 +4,19 @@ import { bool, literal, nullable, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
-export const TagResource = struct({
-  object: literal('tag'),
-  id: str(),
-  name: str(),
-  color: nullable(str()),
-  is_active: bool(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, {}, { title: 'tag' });
+export const TagResource = struct(
+  {
+    object: literal('tag'),
+    id: str(),
+    name: str(),
+    color: nullable(str()),
+    is_active: bool(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  {},
+  { title: 'tag' },
+);
 export type TagResource = t.TypeOf<typeof TagResource>;
 
 export const toTag = (d: TagDoc): TagResource => ({

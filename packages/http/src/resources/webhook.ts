@@ -20,7 +20,11 @@ const endpointFields = {
 /** Spec 2.13, without the secret: every response but create and roll_secret. */
 export const WebhookEndpointResource = struct(endpointFields, {}, { title: 'webhook_endpoint' });
 /** Create and roll_secret: the signing secret, shown this once. */
-export const WebhookEndpointWithSecret = struct({ ...endpointFields, secret: str({ pattern: /^whsec_/, description: 'Signing secret, shown only here' }) }, {}, { title: 'webhook_endpoint_with_secret' });
+export const WebhookEndpointWithSecret = struct(
+  { ...endpointFields, secret: str({ pattern: /^whsec_/, description: 'Signing secret, shown only here' }) },
+  {},
+  { title: 'webhook_endpoint_with_secret' },
+);
 
 export const toWebhookEndpoint = (d: WebhookEndpointDoc) => ({
   object: 'webhook_endpoint' as const,
@@ -37,20 +41,24 @@ export const toWebhookEndpoint = (d: WebhookEndpointDoc) => ({
 });
 
 /** Spec 2.14; statuses: pending, succeeded, failed (after the last attempt, or 410), canceled (endpoint disabled or deleted). */
-export const WebhookDeliveryResource = struct({
-  object: literal('webhook_delivery'),
-  id: str(),
-  event_id: str(),
-  event_type: str(),
-  status: oneOf(['pending', 'succeeded', 'failed', 'canceled'] as const),
-  attempt_count: int({ min: 0 }),
-  next_retry_at: nullable(timestamp()),
-  last_attempt_at: nullable(timestamp()),
-  response_status: nullable(int()),
-  response_body: nullable(str({ description: 'The first 2 KiB of the last response' })),
-  last_error: nullable(str({ description: 'Why the last attempt failed without a response' })),
-  created_at: timestamp(),
-}, {}, { title: 'webhook_delivery' });
+export const WebhookDeliveryResource = struct(
+  {
+    object: literal('webhook_delivery'),
+    id: str(),
+    event_id: str(),
+    event_type: str(),
+    status: oneOf(['pending', 'succeeded', 'failed', 'canceled'] as const),
+    attempt_count: int({ min: 0 }),
+    next_retry_at: nullable(timestamp()),
+    last_attempt_at: nullable(timestamp()),
+    response_status: nullable(int()),
+    response_body: nullable(str({ description: 'The first 2 KiB of the last response' })),
+    last_error: nullable(str({ description: 'Why the last attempt failed without a response' })),
+    created_at: timestamp(),
+  },
+  {},
+  { title: 'webhook_delivery' },
+);
 
 export const toDelivery = (d: DeliveryDoc) => ({
   object: 'webhook_delivery' as const,

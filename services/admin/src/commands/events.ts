@@ -12,7 +12,11 @@ export const eventsCommand = async (app: Application, out: Output, [sub, ...args
   const v = flags(args, { workspace: 'string', from: 'string' });
   let after = START;
   if (typeof v.from === 'string') {
-    try { after = parsePosition(v.from); } catch { throw new UsageError('--from takes a position printed by an earlier replay'); }
+    try {
+      after = parsePosition(v.from);
+    } catch {
+      throw new UsageError('--from takes a position printed by an earlier replay');
+    }
   }
   let count = 0;
   for (;;) {
@@ -20,7 +24,15 @@ export const eventsCommand = async (app: Application, out: Output, [sub, ...args
     if (batch.length === 0) break;
     for (const e of batch) {
       if (typeof v.workspace === 'string' && e.metadata.workspace_id !== v.workspace) continue;
-      const line = { position: formatPosition(e.position), stream: e.stream, revision: e.revision, id: e.id, type: e.type, data: redact(e.data), metadata: e.metadata };
+      const line = {
+        position: formatPosition(e.position),
+        stream: e.stream,
+        revision: e.revision,
+        id: e.id,
+        type: e.type,
+        data: redact(e.data),
+        metadata: e.metadata,
+      };
       if (!process.stdout.write(JSON.stringify(line) + '\n')) await new Promise((r) => process.stdout.once('drain', r));
       count += 1;
     }

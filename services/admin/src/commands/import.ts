@@ -29,7 +29,10 @@ export const importCommand = async (app: Application, out: Output, args: string[
   const file = await readJson(required(v, 'file'));
   let last = Date.now();
   const outcome = await app.imports.run({ workspaceId, actor: 'admin', requestId: null }, file, ({ done, total }) => {
-    if (Date.now() - last >= PROGRESS_EVERY_MS) { out.progress(`${done}/${total} items imported…`); last = Date.now(); }
+    if (Date.now() - last >= PROGRESS_EVERY_MS) {
+      out.progress(`${done}/${total} items imported…`);
+      last = Date.now();
+    }
   });
   out.progress(`imported: ${outcome.created} created, ${outcome.updated} updated, ${outcome.unchanged} unchanged`);
   out.result(outcome.report);

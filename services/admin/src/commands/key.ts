@@ -7,7 +7,13 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
   switch (sub) {
     case 'create': {
       const v = flags(args, { workspace: 'string', name: 'string', environment: 'string', access: 'string', scopes: 'string', 'expires-at': 'string' });
-      const scopes = typeof v.scopes === 'string' ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const scopes =
+        typeof v.scopes === 'string'
+          ? v.scopes
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : undefined;
       const key = await app.keys.create(ADMIN, {
         workspaceId: required(v, 'workspace'),
         name: required(v, 'name'),
@@ -17,7 +23,15 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
         expiresAt: v['expires-at'] as string | undefined,
       });
       if (!out.json) out.progress('The key is shown this once; store it now.');
-      return out.result({ id: key.id, key: key.key, name: key.name, environment: key.environment, scopes: key.scopes, workspace_id: key.workspace_id, expires_at: key.expires_at });
+      return out.result({
+        id: key.id,
+        key: key.key,
+        name: key.name,
+        environment: key.environment,
+        scopes: key.scopes,
+        workspace_id: key.workspace_id,
+        expires_at: key.expires_at,
+      });
     }
     case 'revoke': {
       const v = flags(args, { id: 'string' });

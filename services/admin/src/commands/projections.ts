@@ -11,7 +11,10 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
   const projector = new Projector(app.engines.events, app.engines.reads, chosen, app.log);
   let last = Date.now();
   const result = await projector.rebuild((applied) => {
-    if (Date.now() - last >= 1000) { out.progress(`${applied} events applied…`); last = Date.now(); }
+    if (Date.now() - last >= 1000) {
+      out.progress(`${applied} events applied…`);
+      last = Date.now();
+    }
   });
   out.result({ projections: chosen.map((p) => p.collection.name), events: result.events, ms: result.ms });
 };

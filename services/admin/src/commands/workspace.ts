@@ -3,7 +3,15 @@ import { flags, onOff, Output, required, UsageError, wholeNumber } from '../cli'
 
 const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
 
-const print = (w: Workspace) => ({ id: w.id, name: w.name, slug: w.slug, plan: w.plan, credits: w.credits, sla_tracking: w.sla_tracking, email: w.email ?? null });
+const print = (w: Workspace) => ({
+  id: w.id,
+  name: w.name,
+  slug: w.slug,
+  plan: w.plan,
+  credits: w.credits,
+  sla_tracking: w.sla_tracking,
+  email: w.email ?? null,
+});
 
 export const workspaceCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
   switch (sub) {
@@ -21,7 +29,12 @@ export const workspaceCommand = async (app: Application, out: Output, [sub, ...a
     }
     case 'set': {
       const v = flags(args, { id: 'string', plan: 'string', credits: 'string', 'sla-tracking': 'string', email: 'string' });
-      const changes = { plan: v.plan as string | undefined, credits: wholeNumber(v.credits, 'credits'), sla_tracking: onOff(v['sla-tracking'], 'sla-tracking'), email: v.email as string | undefined };
+      const changes = {
+        plan: v.plan as string | undefined,
+        credits: wholeNumber(v.credits, 'credits'),
+        sla_tracking: onOff(v['sla-tracking'], 'sla-tracking'),
+        email: v.email as string | undefined,
+      };
       if (Object.values(changes).every((c) => c === undefined)) throw new UsageError('give at least one of --plan, --credits, --sla-tracking, --email');
       const { workspace } = await app.workspaces.update({ ...ADMIN, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
       return out.result(print(workspace));

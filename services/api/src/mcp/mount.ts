@@ -16,7 +16,10 @@ export const mountMcp = (router: Router, app: Application) => {
     const server = mcpServer(app, principal, ctx.state.requestId as string);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
-    ctx.res.on('close', () => { void transport.close(); void server.close(); });
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
   });

@@ -14,7 +14,10 @@ const withoutForbiddenKey = (schema: unknown): unknown => {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     const isEmpty = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
-    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, Object.keys(v as object).length === 0 ? JSON_VALUE : withoutForbiddenKey(v)]));
+    if (key === 'properties')
+      out[key] = Object.fromEntries(
+        Object.entries(value as JsonSchema).map(([k, v]) => [k, Object.keys(v as object).length === 0 ? JSON_VALUE : withoutForbiddenKey(v)]),
+      );
     else if (key === 'additionalProperties' && isEmpty) out[key] = JSON_VALUE;
     else out[key] = withoutForbiddenKey(value);
   }
@@ -37,12 +40,18 @@ const MAX_BATCH = 100;
 
 /** components.schemas of the document that /mcp names. */
 export const mcpOpenApiSchemas = (): Record<string, JsonSchema> => ({
-  JsonRpcMessage: { ...(withoutForbiddenKey(jsonSchemaOf(JSONRPCMessageSchema)) as JsonSchema), description: 'A JSON-RPC 2.0 request, notification, result or error (the MCP SDK\'s JSONRPCMessageSchema)' },
-  JsonRpcResponse: { ...jsonSchemaOf(JSONRPCResponseSchema), description: 'A JSON-RPC 2.0 result or error (the MCP SDK\'s JSONRPCResponseSchema)' },
+  JsonRpcMessage: {
+    ...(withoutForbiddenKey(jsonSchemaOf(JSONRPCMessageSchema)) as JsonSchema),
+    description: "A JSON-RPC 2.0 request, notification, result or error (the MCP SDK's JSONRPCMessageSchema)",
+  },
+  JsonRpcResponse: { ...jsonSchemaOf(JSONRPCResponseSchema), description: "A JSON-RPC 2.0 result or error (the MCP SDK's JSONRPCResponseSchema)" },
 });
 
 const oneOrBatch = (name: string, what: string) => ({
-  anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'array', items: { $ref: `#/components/schemas/${name}` }, maxItems: MAX_BATCH, description: `A batch of ${what}` }],
+  anyOf: [
+    { $ref: `#/components/schemas/${name}` },
+    { type: 'array', items: { $ref: `#/components/schemas/${name}` }, maxItems: MAX_BATCH, description: `A batch of ${what}` },
+  ],
 });
 
 /** What the SDK's transport answers by itself (wrong Accept or Content-Type, a body that is not JSON-RPC): `id` null. */
@@ -69,15 +78,28 @@ const envelope = { $ref: '#/components/schemas/Error' };
 export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
   '/mcp': {
     post: {
-      summary: 'Model Context Protocol server (Streamable HTTP, stateless, JSON answers; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope. An unknown method is a JSON-RPC error in a 200',
-      tags: ['agent'], operationId: 'postMcp', 'x-rate-limit-tier': 'chat',
+      summary:
+        'Model Context Protocol server (Streamable HTTP, stateless, JSON answers; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope. An unknown method is a JSON-RPC error in a 200',
+      tags: ['agent'],
+      operationId: 'postMcp',
+      'x-rate-limit-tier': 'chat',
       parameters: [
         {
-          name: 'Accept', in: 'header', required: true, description: 'Must accept both application/json and text/event-stream (406 otherwise)',
-          schema: { type: 'string', pattern: 'application/json.*text/event-stream|text/event-stream.*application/json', example: 'application/json, text/event-stream' },
+          name: 'Accept',
+          in: 'header',
+          required: true,
+          description: 'Must accept both application/json and text/event-stream (406 otherwise)',
+          schema: {
+            type: 'string',
+            pattern: 'application/json.*text/event-stream|text/event-stream.*application/json',
+            example: 'application/json, text/event-stream',
+          },
         },
         {
-          name: 'Mcp-Protocol-Version', in: 'header', required: false, description: 'The negotiated protocol version; another value is a 400',
+          name: 'Mcp-Protocol-Version',
+          in: 'header',
+          required: false,
+          description: 'The negotiated protocol version; another value is a 400',
           schema: { type: 'string', enum: [...SUPPORTED_PROTOCOL_VERSIONS] },
         },
       ],
@@ -86,16 +108,27 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
         content: json({ ...oneOrBatch('JsonRpcMessage', 'messages'), description: 'A JSON-RPC 2.0 message, or a batch of them' }),
       },
       responses: {
-        '200': { description: 'The JSON-RPC response, or the responses of a batch', headers: RATE_LIMIT_HEADERS, content: json(oneOrBatch('JsonRpcResponse', 'responses')) },
+        '200': {
+          description: 'The JSON-RPC response, or the responses of a batch',
+          headers: RATE_LIMIT_HEADERS,
+          content: json(oneOrBatch('JsonRpcResponse', 'responses')),
+        },
         '202': { description: 'Only notifications or responses were sent: accepted, no body', headers: RATE_LIMIT_HEADERS },
         '400': {
-          description: 'A body that is not JSON or not UTF-8 (the error envelope); not a JSON-RPC message, a batch over 100, or an unsupported Mcp-Protocol-Version (a JSON-RPC error)',
-          headers: RATE_LIMIT_HEADERS, content: json({ anyOf: [envelope, transportError] }),
+          description:
+            'A body that is not JSON or not UTF-8 (the error envelope); not a JSON-RPC message, a batch over 100, or an unsupported Mcp-Protocol-Version (a JSON-RPC error)',
+          headers: RATE_LIMIT_HEADERS,
+          content: json({ anyOf: [envelope, transportError] }),
         },
-        '406': { description: 'The client does not accept both application/json and text/event-stream', headers: RATE_LIMIT_HEADERS, content: json(transportError) },
+        '406': {
+          description: 'The client does not accept both application/json and text/event-stream',
+          headers: RATE_LIMIT_HEADERS,
+          content: json(transportError),
+        },
         '415': {
           description: 'An unknown Content-Encoding (the error envelope), or a Content-Type other than application/json (a JSON-RPC error)',
-          headers: RATE_LIMIT_HEADERS, content: json({ anyOf: [envelope, transportError] }),
+          headers: RATE_LIMIT_HEADERS,
+          content: json({ anyOf: [envelope, transportError] }),
         },
         ...Object.fromEntries(['401', '402', '403', '405', '408', '413', '429', '431', '500'].map((c) => [c, errorResponseRef(c)])),
       },

@@ -3,7 +3,23 @@ import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
 import {
-  AgentPatchBody, AgentResource, AgentResponseResource, anything, arrayOf, bool, int, KnowledgeResultResource, linksTo, literal, NOT_BLANK_SCHEMA, nullable, route, str, struct, toAgent, withSchema,
+  AgentPatchBody,
+  AgentResource,
+  AgentResponseResource,
+  anything,
+  arrayOf,
+  bool,
+  int,
+  KnowledgeResultResource,
+  linksTo,
+  literal,
+  NOT_BLANK_SCHEMA,
+  nullable,
+  route,
+  str,
+  struct,
+  toAgent,
+  withSchema,
 } from '@support/http';
 import { customerInput } from './conversations';
 import { commandContext } from './helpers';
@@ -11,13 +27,21 @@ import { commandContext } from './helpers';
 const TOP_K_DEFAULT = 8;
 
 /** Spec 4.3: POST /agent/messages; also the MCP `send_message` tool's arguments. */
-export const turnBody = struct({ message: withSchema(str({ min: 1, max: 10_000 }), NOT_BLANK_SCHEMA) }, {
-  conversation_id: str({ min: 1, max: 100, description: 'An api conversation to continue; omitted: a new one' }),
-  customer: customerInput,
-  attachments: arrayOf(anything('Shape not specified; kept as given'), { max: 20 }),
-}, { title: 'agent_message' });
+export const turnBody = struct(
+  { message: withSchema(str({ min: 1, max: 10_000 }), NOT_BLANK_SCHEMA) },
+  {
+    conversation_id: str({ min: 1, max: 100, description: 'An api conversation to continue; omitted: a new one' }),
+    customer: customerInput,
+    attachments: arrayOf(anything('Shape not specified; kept as given'), { max: 20 }),
+  },
+  { title: 'agent_message' },
+);
 /** Spec 4.3: POST /agent/search; also the MCP `search_knowledge` tool's arguments. */
-export const searchBody = struct({ query: str({ min: 1, max: 1000 }) }, { top_k: int({ min: 1, max: 20, description: `Default ${TOP_K_DEFAULT}` }) }, { title: 'agent_search' });
+export const searchBody = struct(
+  { query: str({ min: 1, max: 1000 }) },
+  { top_k: int({ min: 1, max: 20, description: `Default ${TOP_K_DEFAULT}` }) },
+  { title: 'agent_search' },
+);
 
 /** One turn, settled (read-your-writes), as the agent_response resource. */
 export const runTurn = async (app: Application, principal: Principal, requestId: string, body: t.TypeOf<typeof turnBody>) => {
@@ -30,15 +54,28 @@ export const runTurn = async (app: Application, principal: Principal, requestId:
 export const searchKnowledge = async (app: Application, workspaceId: string, body: t.TypeOf<typeof searchBody>) => {
   await app.knowledge.waitFor(await app.engines.events.head(), app.config.readYourWritesTimeoutMs);
   const hits = await app.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
-  const data = hits.map((h) => ({ object: 'knowledge_result' as const, knowledge_base_id: h.passage.articleId, filename: h.passage.title, text: h.passage.text }));
+  const data = hits.map((h) => ({
+    object: 'knowledge_result' as const,
+    knowledge_base_id: h.passage.articleId,
+    filename: h.passage.title,
+    text: h.passage.text,
+  }));
   return { object: 'list' as const, data, has_more: false, next_cursor: null };
 };
 
-const searchList = struct({ object: literal('list'), data: arrayOf(KnowledgeResultResource), has_more: bool(), next_cursor: nullable(str()) }, {}, { title: 'knowledge_result_list' });
+const searchList = struct(
+  { object: literal('list'), data: arrayOf(KnowledgeResultResource), has_more: bool(), next_cursor: nullable(str()) },
+  {},
+  { title: 'knowledge_result_list' },
+);
 
 export const agentRoutes = [
   route({
-    method: 'get', path: '/agent', tag: 'agent', summary: "The workspace's AI agent configuration (a disabled default until first set)", scope: 'agent:read',
+    method: 'get',
+    path: '/agent',
+    tag: 'agent',
+    summary: "The workspace's AI agent configuration (a disabled default until first set)",
+    scope: 'agent:read',
     response: { status: 200, codec: AgentResource, description: 'The agent' },
     handler: async ({ app, principal }) => {
       const doc = await app.reads.agents.get(principal.workspaceId);
@@ -46,7 +83,10 @@ export const agentRoutes = [
     },
   }),
   route({
-    method: 'patch', path: '/agent', tag: 'agent', scope: 'agent:write',
+    method: 'patch',
+    path: '/agent',
+    tag: 'agent',
+    scope: 'agent:write',
     summary: 'Change only the given fields (creates the configuration if none); deployed_channels and escalation merge key by key',
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
@@ -57,15 +97,23 @@ export const agentRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/agent/messages', tag: 'agent', scope: 'agent:chat',
+    method: 'post',
+    path: '/agent/messages',
+    tag: 'agent',
+    scope: 'agent:chat',
     summary: 'One synchronous agent turn: starts or continues an api conversation; credits are charged only for a reply',
     body: turnBody,
     response: { status: 200, codec: AgentResponseResource, description: 'The agent response' },
-    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
+    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
+      id: '$response.body#/conversation_id',
+    }),
     handler: async ({ app, principal, body, requestId }) => ({ body: await runTurn(app, principal, requestId, body) }),
   }),
   route({
-    method: 'post', path: '/agent/search', tag: 'agent', scope: 'agent:read',
+    method: 'post',
+    path: '/agent/search',
+    tag: 'agent',
+    scope: 'agent:read',
     summary: 'Search the published, AI-enabled knowledge base: passages, best first (unpaginated)',
     body: searchBody,
     response: { status: 200, codec: searchList, description: 'Matching passages' },

@@ -4,7 +4,11 @@ import { idParams } from './helpers';
 /** Read-only (spec 4.7): canned responses enter by the operator's import. */
 export const cannedResponseRoutes = [
   route({
-    method: 'get', path: '/canned_responses', tag: 'canned_responses', summary: 'List canned responses, newest first', scope: 'conversations:read',
+    method: 'get',
+    path: '/canned_responses',
+    tag: 'canned_responses',
+    summary: 'List canned responses, newest first',
+    scope: 'conversations:read',
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(CannedResponseResource, 'canned_response'), description: 'A page of canned responses' },
     links: linksTo(['GET /canned_responses/:id'], { id: '$response.body#/data/0/id' }),
@@ -14,7 +18,11 @@ export const cannedResponseRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/canned_responses/:id', tag: 'canned_responses', summary: 'Get a canned response', scope: 'conversations:read',
+    method: 'get',
+    path: '/canned_responses/:id',
+    tag: 'canned_responses',
+    summary: 'Get a canned response',
+    scope: 'conversations:read',
     params: idParams,
     response: { status: 200, codec: CannedResponseResource, description: 'The canned response' },
     handler: async ({ app, principal, params }) => {

@@ -1,22 +1,60 @@
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import {
-  oneOfRequired, PHONE_SCHEMA, withSchema, arrayOf, ConversationResource, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, nullable, oneOf, pageParams, resourceId, route, str, struct, toConversation,
+  oneOfRequired,
+  PHONE_SCHEMA,
+  withSchema,
+  arrayOf,
+  ConversationResource,
+  DEFAULT_LIMIT,
+  freeObject,
+  linksTo,
+  listBody,
+  listOf,
+  nullable,
+  oneOf,
+  pageParams,
+  resourceId,
+  route,
+  str,
+  struct,
+  toConversation,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
 /** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */
-export const customerInput = withSchema(struct({}, {
-  email: str({ min: 1, max: 320, format: 'email' }), phone: withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA), name: str({ max: 255 }), external_id: str({ min: 1, max: 255 }),
-}, { title: 'customer_input' }), oneOfRequired(['email', 'phone', 'external_id']));
+export const customerInput = withSchema(
+  struct(
+    {},
+    {
+      email: str({ min: 1, max: 320, format: 'email' }),
+      phone: withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA),
+      name: str({ max: 255 }),
+      external_id: str({ min: 1, max: 255 }),
+    },
+    { title: 'customer_input' },
+  ),
+  oneOfRequired(['email', 'phone', 'external_id']),
+);
 
 export const conversationRoutes = [
   route({
-    method: 'get', path: '/conversations', tag: 'conversations', summary: 'List conversations, newest first', scope: 'conversations:read',
-    query: struct({}, {
-      ...pageParams, status: oneOf(['open', 'closed'] as const), channel: oneOf(CHANNELS), channel_id: str({ max: 100 }),
-      customer_id: str({ max: 100 }), priority: oneOf(PRIORITIES),
-    }),
+    method: 'get',
+    path: '/conversations',
+    tag: 'conversations',
+    summary: 'List conversations, newest first',
+    scope: 'conversations:read',
+    query: struct(
+      {},
+      {
+        ...pageParams,
+        status: oneOf(['open', 'closed'] as const),
+        channel: oneOf(CHANNELS),
+        channel_id: str({ max: 100 }),
+        customer_id: str({ max: 100 }),
+        priority: oneOf(PRIORITIES),
+      },
+    ),
     response: { status: 200, codec: listOf(ConversationResource, 'conversation'), description: 'A page of conversations' },
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
@@ -25,12 +63,17 @@ export const conversationRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/conversations', tag: 'conversations', scope: 'conversations:write',
+    method: 'post',
+    path: '/conversations',
+    tag: 'conversations',
+    scope: 'conversations:write',
     summary: 'Start a conversation; a customer given is created or matched (cross-channel dedup)',
     body: struct({}, { channel: oneOf(CHANNELS, 'Default api'), customer: customerInput, metadata: freeObject('Free keys, kept as given') }),
     bodyOptional: true,
     response: { status: 201, codec: ConversationResource, description: 'The new conversation' },
-    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], { id: '$response.body#/id' }),
+    links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
+      id: '$response.body#/id',
+    }),
     handler: async ({ app, principal, body, requestId }) => {
       const { id, position } = await app.conversations.create(commandContext(principal, requestId), body);
       const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, id), 'conversation');
@@ -38,7 +81,11 @@ export const conversationRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/conversations/:id', tag: 'conversations', summary: 'Get a conversation', scope: 'conversations:read',
+    method: 'get',
+    path: '/conversations/:id',
+    tag: 'conversations',
+    summary: 'Get a conversation',
+    scope: 'conversations:read',
     params: conversationParams,
     response: { status: 200, codec: ConversationResource, description: 'The conversation' },
     handler: async ({ app, principal, params }) => {
@@ -47,15 +94,21 @@ export const conversationRoutes = [
     },
   }),
   route({
-    method: 'patch', path: '/conversations/:id', tag: 'conversations', scope: 'conversations:write',
+    method: 'patch',
+    path: '/conversations/:id',
+    tag: 'conversations',
+    scope: 'conversations:write',
     summary: 'Close or reopen (`resolved` is accepted as `closed`), set priority, tags or assignee',
     params: conversationParams,
-    body: struct({}, {
-      status: oneOf(['open', 'closed', 'resolved'] as const),
-      priority: oneOf(PRIORITIES),
-      tags: arrayOf(str({ min: 1, max: 100 }), { max: 100 }),
-      assignee: nullable(str({ min: 1, max: 100, description: '`ai`, a user id, or null to unassign' })),
-    }),
+    body: struct(
+      {},
+      {
+        status: oneOf(['open', 'closed', 'resolved'] as const),
+        priority: oneOf(PRIORITIES),
+        tags: arrayOf(str({ min: 1, max: 100 }), { max: 100 }),
+        assignee: nullable(str({ min: 1, max: 100, description: '`ai`, a user id, or null to unassign' })),
+      },
+    ),
     response: { status: 200, codec: ConversationResource, description: 'The updated conversation' },
     handler: async ({ app, principal, params, body, requestId }) => {
       const { position } = await app.conversations.update(commandContext(principal, requestId), params.id, body);

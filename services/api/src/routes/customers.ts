@@ -1,5 +1,22 @@
 import { CUSTOMER_STATUSES } from '@support/domain';
-import { arrayOf, CustomerResource, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, oneOf, oneOfRequired, pageParams, PHONE_SCHEMA, route, str, struct, toCustomer, withSchema } from '@support/http';
+import {
+  arrayOf,
+  CustomerResource,
+  DEFAULT_LIMIT,
+  freeObject,
+  linksTo,
+  listBody,
+  listOf,
+  oneOf,
+  oneOfRequired,
+  pageParams,
+  PHONE_SCHEMA,
+  route,
+  str,
+  struct,
+  toCustomer,
+  withSchema,
+} from '@support/http';
 import { commandContext, idParams, readBack } from './helpers';
 
 const email = str({ min: 1, max: 320, format: 'email' });
@@ -9,8 +26,15 @@ const tags = arrayOf(str({ min: 1, max: 100 }), { max: 100 });
 
 export const customerRoutes = [
   route({
-    method: 'get', path: '/customers', tag: 'customers', summary: 'List customers, newest first', scope: 'customers:read',
-    query: struct({}, { ...pageParams, status: oneOf(CUSTOMER_STATUSES), search: str({ max: 200, description: 'Case-insensitive match over name, email and phone' }) }),
+    method: 'get',
+    path: '/customers',
+    tag: 'customers',
+    summary: 'List customers, newest first',
+    scope: 'customers:read',
+    query: struct(
+      {},
+      { ...pageParams, status: oneOf(CUSTOMER_STATUSES), search: str({ max: 200, description: 'Case-insensitive match over name, email and phone' }) },
+    ),
     response: { status: 200, codec: listOf(CustomerResource, 'customer'), description: 'A page of customers' },
     handler: async ({ app, principal, query }) => {
       const page = await app.reads.customers.find(principal.workspaceId, {
@@ -23,9 +47,15 @@ export const customerRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/customers', tag: 'customers', scope: 'customers:write',
+    method: 'post',
+    path: '/customers',
+    tag: 'customers',
+    scope: 'customers:write',
     summary: 'Create a customer, or return the existing one with the same email, phone or external_id',
-    body: withSchema(struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }), oneOfRequired(['email', 'phone', 'external_id'])),
+    body: withSchema(
+      struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }),
+      oneOfRequired(['email', 'phone', 'external_id']),
+    ),
     response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
     links: linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId }) => {
@@ -36,7 +66,11 @@ export const customerRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/customers/:id', tag: 'customers', summary: 'Get a customer', scope: 'customers:read',
+    method: 'get',
+    path: '/customers/:id',
+    tag: 'customers',
+    summary: 'Get a customer',
+    scope: 'customers:read',
     params: idParams,
     response: { status: 200, codec: CustomerResource, description: 'The customer' },
     handler: async ({ app, principal, params }) => {
@@ -45,7 +79,11 @@ export const customerRoutes = [
     },
   }),
   route({
-    method: 'patch', path: '/customers/:id', tag: 'customers', summary: 'Update a customer', scope: 'customers:write',
+    method: 'patch',
+    path: '/customers/:id',
+    tag: 'customers',
+    summary: 'Update a customer',
+    scope: 'customers:write',
     params: idParams,
     body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }),
     response: { status: 200, codec: CustomerResource, description: 'The updated customer' },

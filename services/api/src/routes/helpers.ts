@@ -6,7 +6,9 @@ export const idParams = struct({ id: str({ min: 1, max: 100 }) });
 
 /** Command metadata for a request: who (the key) and which request. */
 export const commandContext = (principal: Principal, requestId: string): CommandContext & { workspaceId: string } => ({
-  workspaceId: principal.workspaceId, actor: principal.keyId, requestId,
+  workspaceId: principal.workspaceId,
+  actor: principal.keyId,
+  requestId,
 });
 
 /**

@@ -12,4 +12,16 @@ import { ticketRoutes } from './tickets';
 import { webhookRoutes } from './webhooks';
 
 /** Every authenticated endpoint, in the order the OpenAPI document lists them. */
-export const ROUTES: readonly RouteDef[] = [...metaRoutes, ...agentRoutes, ...customerRoutes, ...tagRoutes, ...ticketRoutes, ...knowledgeBaseRoutes, ...cannedResponseRoutes, ...channelRoutes, ...conversationRoutes, ...messageRoutes, ...webhookRoutes] as RouteDef[];
+export const ROUTES: readonly RouteDef[] = [
+  ...metaRoutes,
+  ...agentRoutes,
+  ...customerRoutes,
+  ...tagRoutes,
+  ...ticketRoutes,
+  ...knowledgeBaseRoutes,
+  ...cannedResponseRoutes,
+  ...channelRoutes,
+  ...conversationRoutes,
+  ...messageRoutes,
+  ...webhookRoutes,
+] as RouteDef[];

@@ -5,7 +5,11 @@ import { idParams } from './helpers';
 /** Read-only (spec 4.7): articles enter by the operator's import. */
 export const knowledgeBaseRoutes = [
   route({
-    method: 'get', path: '/knowledge_base/articles', tag: 'knowledge_base', summary: 'List knowledge base articles, newest first', scope: 'knowledge_base:read',
+    method: 'get',
+    path: '/knowledge_base/articles',
+    tag: 'knowledge_base',
+    summary: 'List knowledge base articles, newest first',
+    scope: 'knowledge_base:read',
     query: struct({}, { ...pageParams, status: oneOf(ARTICLE_STATUSES), type: oneOf(ARTICLE_TYPES) }),
     response: { status: 200, codec: listOf(ArticleResource, 'knowledge_base_article'), description: 'A page of articles' },
     links: linksTo(['GET /knowledge_base/articles/:id'], { id: '$response.body#/data/0/id' }),
@@ -16,7 +20,11 @@ export const knowledgeBaseRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/knowledge_base/articles/:id', tag: 'knowledge_base', summary: 'Get a knowledge base article', scope: 'knowledge_base:read',
+    method: 'get',
+    path: '/knowledge_base/articles/:id',
+    tag: 'knowledge_base',
+    summary: 'Get a knowledge base article',
+    scope: 'knowledge_base:read',
     params: idParams,
     response: { status: 200, codec: ArticleResource, description: 'The article' },
     handler: async ({ app, principal, params }) => {

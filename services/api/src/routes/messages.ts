@@ -1,30 +1,57 @@
-import { arrayOf, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, MessageResource, NOT_BLANK_SCHEMA, pageParams, route, str, struct, toMessage, withSchema } from '@support/http';
+import {
+  arrayOf,
+  DEFAULT_LIMIT,
+  freeObject,
+  linksTo,
+  listBody,
+  listOf,
+  MessageResource,
+  NOT_BLANK_SCHEMA,
+  pageParams,
+  route,
+  str,
+  struct,
+  toMessage,
+  withSchema,
+} from '@support/http';
 import { conversationParams } from './conversations';
 import { commandContext, readBack } from './helpers';
 
 export const messageRoutes = [
   route({
-    method: 'get', path: '/conversations/:id/messages', tag: 'conversations', summary: "A conversation's messages, newest first", scope: 'conversations:read',
+    method: 'get',
+    path: '/conversations/:id/messages',
+    tag: 'conversations',
+    summary: "A conversation's messages, newest first",
+    scope: 'conversations:read',
     params: conversationParams,
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(MessageResource, 'message'), description: 'A page of messages' },
     handler: async ({ app, principal, params, query }) => {
       await app.reads.conversations.require(principal.workspaceId, params.id, 'conversation');
       const page = await app.reads.messages.find(principal.workspaceId, {
-        where: { conversation_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT,
+        where: { conversation_id: params.id },
+        startingAfter: query.starting_after,
+        limit: query.limit ?? DEFAULT_LIMIT,
       });
       return { body: listBody(page.items.map(toMessage), page.hasMore) };
     },
   }),
   route({
-    method: 'post', path: '/conversations/:id/messages', tag: 'conversations', scope: 'messages:write',
+    method: 'post',
+    path: '/conversations/:id/messages',
+    tag: 'conversations',
+    scope: 'messages:write',
     summary: 'Post an agent message (emits message.created); a repeated client_message_id returns the first message',
     params: conversationParams,
-    body: struct({ content: withSchema(str({ min: 1, max: 20_000 }), NOT_BLANK_SCHEMA) }, {
-      attachments: arrayOf(freeObject('An attachment: free keys, e.g. url, filename, content_type'), { max: 20 }),
-      channel_metadata: freeObject('Channel-specific data, stored with the message'),
-      client_message_id: str({ min: 1, max: 128, description: "The caller's own id for dedup" }),
-    }),
+    body: struct(
+      { content: withSchema(str({ min: 1, max: 20_000 }), NOT_BLANK_SCHEMA) },
+      {
+        attachments: arrayOf(freeObject('An attachment: free keys, e.g. url, filename, content_type'), { max: 20 }),
+        channel_metadata: freeObject('Channel-specific data, stored with the message'),
+        client_message_id: str({ min: 1, max: 128, description: "The caller's own id for dedup" }),
+      },
+    ),
     response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
     links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
     handler: async ({ app, principal, params, body, requestId }) => {

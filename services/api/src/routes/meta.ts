@@ -4,14 +4,22 @@ export const API_VERSION = '1.0.0';
 
 export const metaRoutes = [
   route({
-    method: 'get', path: '/', tag: 'meta', summary: 'About this API', scope: null,
+    method: 'get',
+    path: '/',
+    tag: 'meta',
+    summary: 'About this API',
+    scope: null,
     response: { status: 200, codec: ApiResource, description: 'The API' },
     handler: async ({ baseUrl }) => ({
       body: { object: 'api', name: 'Customer Support Platform API', version: API_VERSION, documentation_url: `${baseUrl}/openapi.json` },
     }),
   }),
   route({
-    method: 'get', path: '/me', tag: 'meta', summary: 'The workspace, environment and scopes of the current key', scope: null,
+    method: 'get',
+    path: '/me',
+    tag: 'meta',
+    summary: 'The workspace, environment and scopes of the current key',
+    scope: null,
     response: { status: 200, codec: WorkspaceContextResource, description: 'The key context' },
     handler: async ({ principal }) => ({
       body: {

@@ -7,7 +7,11 @@ const color = nullable(str({ max: 32, description: 'Any display colour, e.g. #3b
 
 export const tagRoutes = [
   route({
-    method: 'get', path: '/tags', tag: 'tags', summary: 'List tags by name (unpaginated)', scope: 'conversations:read',
+    method: 'get',
+    path: '/tags',
+    tag: 'tags',
+    summary: 'List tags by name (unpaginated)',
+    scope: 'conversations:read',
     query: struct({}),
     response: { status: 200, codec: listOf(TagResource, 'tag'), description: 'Every tag' },
     handler: async ({ app, principal }) => {
@@ -16,7 +20,11 @@ export const tagRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/tags', tag: 'tags', summary: 'Create a tag (names are unique per workspace, ignoring case)', scope: 'conversations:write',
+    method: 'post',
+    path: '/tags',
+    tag: 'tags',
+    summary: 'Create a tag (names are unique per workspace, ignoring case)',
+    scope: 'conversations:write',
     body: struct({ name }, { color }),
     response: { status: 201, codec: TagResource, description: 'The new tag' },
     links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/id' }),
@@ -27,7 +35,11 @@ export const tagRoutes = [
     },
   }),
   route({
-    method: 'patch', path: '/tags/:id', tag: 'tags', summary: 'Rename, recolour, activate or deactivate a tag', scope: 'conversations:write',
+    method: 'patch',
+    path: '/tags/:id',
+    tag: 'tags',
+    summary: 'Rename, recolour, activate or deactivate a tag',
+    scope: 'conversations:write',
     params: idParams,
     body: struct({}, { name, color, is_active: bool() }),
     response: { status: 200, codec: TagResource, description: 'The updated tag' },
@@ -38,7 +50,11 @@ export const tagRoutes = [
     },
   }),
   route({
-    method: 'delete', path: '/tags/:id', tag: 'tags', summary: 'Delete a tag', scope: 'conversations:write',
+    method: 'delete',
+    path: '/tags/:id',
+    tag: 'tags',
+    summary: 'Delete a tag',
+    scope: 'conversations:write',
     params: idParams,
     response: { status: 200, codec: deletedOf('tag'), description: 'The deleted tag id' },
     handler: async ({ app, principal, params, requestId }) => {

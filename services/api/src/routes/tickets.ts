@@ -7,12 +7,22 @@ const reference = (what: string) => str({ min: 1, max: 255, description: `Only t
 /** Read-only (spec 4.7): tickets enter by the operator's import. */
 export const ticketRoutes = [
   route({
-    method: 'get', path: '/tickets', tag: 'tickets', summary: 'List tickets, newest first', scope: 'tickets:read',
-    query: struct({}, {
-      ...pageParams,
-      status: oneOf(TICKET_STATUSES), priority: oneOf(TICKET_PRIORITIES), type: oneOf(TICKET_TYPES),
-      customer_id: reference('customer_id'), assignee_id: reference('assignee_id'),
-    }),
+    method: 'get',
+    path: '/tickets',
+    tag: 'tickets',
+    summary: 'List tickets, newest first',
+    scope: 'tickets:read',
+    query: struct(
+      {},
+      {
+        ...pageParams,
+        status: oneOf(TICKET_STATUSES),
+        priority: oneOf(TICKET_PRIORITIES),
+        type: oneOf(TICKET_TYPES),
+        customer_id: reference('customer_id'),
+        assignee_id: reference('assignee_id'),
+      },
+    ),
     response: { status: 200, codec: listOf(TicketResource, 'ticket'), description: 'A page of tickets' },
     links: linksTo(['GET /tickets/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
@@ -22,7 +32,11 @@ export const ticketRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/tickets/:id', tag: 'tickets', summary: 'Get a ticket', scope: 'tickets:read',
+    method: 'get',
+    path: '/tickets/:id',
+    tag: 'tickets',
+    summary: 'Get a ticket',
+    scope: 'tickets:read',
     params: idParams,
     response: { status: 200, codec: TicketResource, description: 'The ticket' },
     handler: async ({ app, principal, params }) => {

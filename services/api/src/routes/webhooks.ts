@@ -1,8 +1,29 @@
 import { WEBHOOK_EVENT_TYPES } from '@support/domain';
 import { deliveryId, webhookEventId } from '@support/application';
 import {
-  arrayOf, DEFAULT_LIMIT, deletedOf, EventResource, linksTo, listBody, listOf, notFound, nullable, oneOf, pageParams, RetryEnqueued, route, str, struct, TestEnqueued,
-  toDelivery, toEvent, toWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource, WebhookEndpointWithSecret, withSchema,
+  arrayOf,
+  DEFAULT_LIMIT,
+  deletedOf,
+  EventResource,
+  linksTo,
+  listBody,
+  listOf,
+  notFound,
+  nullable,
+  oneOf,
+  pageParams,
+  RetryEnqueued,
+  route,
+  str,
+  struct,
+  TestEnqueued,
+  toDelivery,
+  toEvent,
+  toWebhookEndpoint,
+  WebhookDeliveryResource,
+  WebhookEndpointResource,
+  WebhookEndpointWithSecret,
+  withSchema,
 } from '@support/http';
 import { commandContext, readBack } from './helpers';
 
@@ -10,7 +31,11 @@ import { commandContext, readBack } from './helpers';
 const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });
 const endpointParams = struct({ id: anyId('webhook endpoint') });
 const url = str({
-  min: 1, max: 2048, format: 'uri', pattern: /^https:\/\//, patternMessage: 'must be an https:// URL',
+  min: 1,
+  max: 2048,
+  format: 'uri',
+  pattern: /^https:\/\//,
+  patternMessage: 'must be an https:// URL',
   description: 'HTTPS; its host must resolve, and not to an internal, loopback or metadata address (else 400 `url refused: …`)',
 });
 /**
@@ -27,7 +52,11 @@ const scope = 'webhooks:manage' as const;
 
 export const webhookRoutes = [
   route({
-    method: 'get', path: '/webhook_endpoints', tag: 'webhooks', summary: 'List webhook endpoints (unpaginated, newest first)', scope,
+    method: 'get',
+    path: '/webhook_endpoints',
+    tag: 'webhooks',
+    summary: 'List webhook endpoints (unpaginated, newest first)',
+    scope,
     query: struct({}),
     response: { status: 200, codec: listOf(WebhookEndpointResource, 'webhook_endpoint'), description: 'Every endpoint, without secrets' },
     handler: async ({ app, principal }) => {
@@ -36,13 +65,24 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/webhook_endpoints', tag: 'webhooks', summary: 'Register an endpoint; the signing secret is in this response only', scope,
+    method: 'post',
+    path: '/webhook_endpoints',
+    tag: 'webhooks',
+    summary: 'Register an endpoint; the signing secret is in this response only',
+    scope,
     body: struct({ url, enabled_events: enabledEvents }, { description }),
     response: { status: 201, codec: WebhookEndpointWithSecret, description: 'The endpoint with its secret' },
-    links: linksTo([
-      'GET /webhook_endpoints/:id', 'PATCH /webhook_endpoints/:id', 'DELETE /webhook_endpoints/:id', 'POST /webhook_endpoints/:id/roll_secret',
-      'POST /webhook_endpoints/:id/test', 'GET /webhook_endpoints/:id/deliveries',
-    ], { id: '$response.body#/id' }),
+    links: linksTo(
+      [
+        'GET /webhook_endpoints/:id',
+        'PATCH /webhook_endpoints/:id',
+        'DELETE /webhook_endpoints/:id',
+        'POST /webhook_endpoints/:id/roll_secret',
+        'POST /webhook_endpoints/:id/test',
+        'GET /webhook_endpoints/:id/deliveries',
+      ],
+      { id: '$response.body#/id' },
+    ),
     handler: async ({ app, principal, body, requestId }) => {
       const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId), body);
       const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint');
@@ -50,7 +90,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Get an endpoint', scope,
+    method: 'get',
+    path: '/webhook_endpoints/:id',
+    tag: 'webhooks',
+    summary: 'Get an endpoint',
+    scope,
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint, without its secret' },
     handler: async ({ app, principal, params }) => {
@@ -59,7 +103,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'patch', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Change url, description, events or status (enabling clears the failure counter)', scope,
+    method: 'patch',
+    path: '/webhook_endpoints/:id',
+    tag: 'webhooks',
+    summary: 'Change url, description, events or status (enabling clears the failure counter)',
+    scope,
     params: endpointParams,
     body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }),
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint' },
@@ -70,7 +118,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'delete', path: '/webhook_endpoints/:id', tag: 'webhooks', summary: 'Delete an endpoint', scope,
+    method: 'delete',
+    path: '/webhook_endpoints/:id',
+    tag: 'webhooks',
+    summary: 'Delete an endpoint',
+    scope,
     params: endpointParams,
     response: { status: 200, codec: deletedOf('webhook_endpoint'), description: 'The deleted endpoint id' },
     handler: async ({ app, principal, params, requestId }) => {
@@ -80,7 +132,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/webhook_endpoints/:id/roll_secret', tag: 'webhooks', summary: 'Replace the signing secret; the old one stops working at once', scope,
+    method: 'post',
+    path: '/webhook_endpoints/:id/roll_secret',
+    tag: 'webhooks',
+    summary: 'Replace the signing secret; the old one stops working at once',
+    scope,
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointWithSecret, description: 'The endpoint with its new secret' },
     handler: async ({ app, principal, params, requestId }) => {
@@ -90,7 +146,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'post', path: '/webhook_endpoints/:id/test', tag: 'webhooks', summary: 'Send a synthetic ping event to this endpoint', scope,
+    method: 'post',
+    path: '/webhook_endpoints/:id/test',
+    tag: 'webhooks',
+    summary: 'Send a synthetic ping event to this endpoint',
+    scope,
     params: endpointParams,
     response: { status: 200, codec: TestEnqueued, description: 'The ping is queued' },
     links: linksTo(['GET /webhook_endpoints/:id/deliveries'], { id: '$response.body#/id' }),
@@ -98,25 +158,49 @@ export const webhookRoutes = [
       const endpoint = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
       const at = app.clock.now().toISOString();
       const eventId = webhookEventId(app.ids.eventId(), at);
-      await app.webhookRecords.recordEvent({ id: eventId, workspace_id: principal.workspaceId, type: 'ping', data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url }, created_at: at });
-      await app.webhookRecords.enqueue({ id: deliveryId(eventId, endpoint.id, at), workspace_id: principal.workspaceId, endpoint_id: endpoint.id, event_id: eventId, event_type: 'ping' });
+      await app.webhookRecords.recordEvent({
+        id: eventId,
+        workspace_id: principal.workspaceId,
+        type: 'ping',
+        data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url },
+        created_at: at,
+      });
+      await app.webhookRecords.enqueue({
+        id: deliveryId(eventId, endpoint.id, at),
+        workspace_id: principal.workspaceId,
+        endpoint_id: endpoint.id,
+        event_id: eventId,
+        event_type: 'ping',
+      });
       return { body: { object: 'webhook_endpoint', id: endpoint.id, test_event_enqueued: true } };
     },
   }),
   route({
-    method: 'get', path: '/webhook_endpoints/:id/deliveries', tag: 'webhooks', summary: "An endpoint's deliveries, newest first", scope,
+    method: 'get',
+    path: '/webhook_endpoints/:id/deliveries',
+    tag: 'webhooks',
+    summary: "An endpoint's deliveries, newest first",
+    scope,
     params: endpointParams,
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(WebhookDeliveryResource, 'webhook_delivery'), description: 'A page of deliveries' },
     links: linksTo(['POST /webhook_endpoints/:id/deliveries/:deliveryId/retry'], { id: '$request.path.id', deliveryId: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, params, query }) => {
       await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
-      const page = await app.webhookRecords.deliveries.find(principal.workspaceId, { where: { endpoint_id: params.id }, startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
+      const page = await app.webhookRecords.deliveries.find(principal.workspaceId, {
+        where: { endpoint_id: params.id },
+        startingAfter: query.starting_after,
+        limit: query.limit ?? DEFAULT_LIMIT,
+      });
       return { body: listBody(page.items.map(toDelivery), page.hasMore) };
     },
   }),
   route({
-    method: 'post', path: '/webhook_endpoints/:id/deliveries/:deliveryId/retry', tag: 'webhooks', summary: 'Send a delivery again, now', scope,
+    method: 'post',
+    path: '/webhook_endpoints/:id/deliveries/:deliveryId/retry',
+    tag: 'webhooks',
+    summary: 'Send a delivery again, now',
+    scope,
     params: struct({ id: anyId('webhook endpoint'), deliveryId: anyId('delivery') }),
     response: { status: 200, codec: RetryEnqueued, description: 'The delivery is queued' },
     handler: async ({ app, principal, params }) => {
@@ -125,7 +209,11 @@ export const webhookRoutes = [
     },
   }),
   route({
-    method: 'get', path: '/events', tag: 'webhooks', summary: 'Events recorded for delivery, newest first', scope,
+    method: 'get',
+    path: '/events',
+    tag: 'webhooks',
+    summary: 'Events recorded for delivery, newest first',
+    scope,
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(EventResource, 'event'), description: 'A page of events' },
     handler: async ({ app, principal, query }) => {

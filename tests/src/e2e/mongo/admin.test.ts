@@ -10,7 +10,10 @@ onMongoReadStore(async () => {
   t.teardown(() => removeDir(dir));
 
   t.test('npm run --silent admin -- workspace create --json: the workspace, then exit 0', async (t) => {
-    const r = await run('npm', ['run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 'On Mongo', '--json'], { DATA_DIR: dir, ...(await readStoreEnv(dir)) });
+    const r = await run('npm', ['run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 'On Mongo', '--json'], {
+      DATA_DIR: dir,
+      ...(await readStoreEnv(dir)),
+    });
     t.equal(r.code, 0, r.stderr);
     t.equal(r.stderr, '');
     t.match(JSON.parse(r.stdout), { id: /^ws_/, name: 'On Mongo', slug: 'on-mongo', plan: 'pro', credits: 1000, sla_tracking: false });
