@@ -28,13 +28,16 @@ t.test('with the guard on, internal addresses are refused at registration', asyn
     'https://[::ffff:127.0.0.1]/hook',
     'https://0.0.0.0/hook',
     'https://metadata.google.internal/computeMetadata',
-    'http://example.com/hook',
     'https://user:pass@example.com/hook',
   ]) {
     const r = await ws.api.post('/webhook_endpoints', { url, enabled_events: ['*'] });
     expectError(t, r, 400, 'validation_error');
     t.match(r.body.error.message, /^url refused: /, url);
   }
+  // Not HTTPS: the schema itself refuses it (its pattern), before any lookup.
+  const plain = await ws.api.post('/webhook_endpoints', { url: 'http://example.com/hook', enabled_events: ['*'] });
+  expectError(t, plain, 400);
+  t.strictSame(plain.body.error.message, 'Invalid body: url must be an https:// URL');
   const created = await ws.api.post('/webhook_endpoints', { url: 'https://93.184.215.14/hook', enabled_events: ['*'] });
   t.equal(created.status, 201, 'a public address is accepted');
   expectError(t, await ws.api.patch(`/webhook_endpoints/${created.body.id}`, { url: 'https://10.0.0.1/x' }), 400, 'validation_error');

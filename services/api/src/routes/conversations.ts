@@ -44,6 +44,7 @@ export const conversationRoutes = [
     tag: 'conversations',
     summary: 'List conversations, newest first',
     scope: 'conversations:read',
+    links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/data/0/id' }),
     query: struct(
       {},
       {

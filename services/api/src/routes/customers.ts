@@ -31,6 +31,7 @@ export const customerRoutes = [
     tag: 'customers',
     summary: 'List customers, newest first',
     scope: 'customers:read',
+    links: linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/data/0/id' }),
     query: struct(
       {},
       { ...pageParams, status: oneOf(CUSTOMER_STATUSES), search: str({ max: 200, description: 'Case-insensitive match over name, email and phone' }) },

@@ -12,6 +12,7 @@ export const tagRoutes = [
     tag: 'tags',
     summary: 'List tags by name (unpaginated)',
     scope: 'conversations:read',
+    links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/data/0/id' }),
     query: struct({}),
     response: { status: 200, codec: listOf(TagResource, 'tag'), description: 'Every tag' },
     handler: async ({ app, principal }) => {

@@ -57,6 +57,7 @@ export const webhookRoutes = [
     tag: 'webhooks',
     summary: 'List webhook endpoints (unpaginated, newest first)',
     scope,
+    links: linksTo(['GET /webhook_endpoints/:id', 'GET /webhook_endpoints/:id/deliveries'], { id: '$response.body#/data/0/id' }),
     query: struct({}),
     response: { status: 200, codec: listOf(WebhookEndpointResource, 'webhook_endpoint'), description: 'Every endpoint, without secrets' },
     handler: async ({ app, principal }) => {
