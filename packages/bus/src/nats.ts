@@ -16,7 +16,7 @@ import {
   connect,
   nanos,
 } from 'nats';
-import { InFlight } from './in-flight';
+import { InFlight } from '@support/lifecycle';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
 
 export interface NatsBusOptions {

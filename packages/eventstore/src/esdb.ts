@@ -13,7 +13,7 @@ import {
   type AllStreamResolvedEvent,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { InFlight } from './in-flight';
+import { InFlight } from '@support/lifecycle';
 import { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
 import { comparePositions, Position, START } from './position';
 

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
-import { InFlight } from './in-flight';
+import { InFlight } from '@support/lifecycle';
 import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
