@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 /** Everything the operator sets through the environment (operator interface). */
 export interface Config {
   host: string;
@@ -8,6 +9,12 @@ export interface Config {
   natsUrl?: string;
   logLevel: string;
   rateLimitScale: number;
+  /** Names this process in leases and logs (scale-out); default `<hostname>:<pid>`. */
+  instanceId: string;
+  /** A lease (relay, SLA monitor, each read model's projector) not renewed for this long is taken over. */
+  leaseTtlMs: number;
+  /** GET /readyz answers 503 while a consumer of this process is further behind the log than this. */
+  readyMaxLagMs: number;
   /** How long a write waits for its own events to reach the read models. */
   readYourWritesTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (behind a proxy). */
@@ -58,6 +65,7 @@ const oneOf = <V extends string>(value: string | undefined, allowed: readonly V[
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const config = readConfig(env);
+  if (config.leaseTtlMs < 200) throw new Error('LEASE_TTL_MS must be at least 200 (leases are renewed every quarter of it)');
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return config;
 };
@@ -71,6 +79,9 @@ const readConfig = (env: NodeJS.ProcessEnv): Config => ({
   natsUrl: env.NATS_URL || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   rateLimitScale: decimal(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
+  instanceId: env.INSTANCE_ID || `${hostname()}:${process.pid}`,
+  leaseTtlMs: int(env.LEASE_TTL_MS, 10_000, 'LEASE_TTL_MS'),
+  readyMaxLagMs: int(env.READY_MAX_LAG_MS, 30_000, 'READY_MAX_LAG_MS'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
   trustProxy: env.TRUST_PROXY === 'true',
   webhooks: {

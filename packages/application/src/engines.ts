@@ -21,7 +21,7 @@ export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | '
   const reads = config.mongodbUrl ? new MongoReadStore(config.mongodbUrl) : new SqliteReadStore(join(config.dataDir, 'readstore.sqlite'));
   const natsUrl = config.natsUrl;
   // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
-  const bus: Bus = natsUrl ? new LazyBus(() => NatsBus.connect(natsUrl)) : new MemoryBus();
+  const bus: Bus = natsUrl ? new LazyBus(() => NatsBus.connect(natsUrl), true) : new MemoryBus();
   return {
     events,
     reads,

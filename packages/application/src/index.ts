@@ -28,3 +28,7 @@ export * from './consumers/log-consumer';
 export * from './agent/configs';
 export * from './agent/knowledge-feed';
 export * from './agent/turns';
+export * from './workers/worker';
+export * from './workers/leases';
+export * from './workers/leased-worker';
+export * from './workers/projector-pool';

@@ -13,6 +13,7 @@ const waitFor = async (cond: () => boolean, ms = 10_000) => {
 
 /**
  * The behaviour every bus adapter must show; subjects and durables get fresh random names.
+ * Durable messages use subjects under `ct.`, signals under `sig.` (outside the durable ones).
  * "Nothing more arrives" is asserted after a marker published last has arrived: a subscriber
  * gets a durable's messages in order, so whatever would have come before it has.
  */
@@ -27,7 +28,7 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
   });
 
   t.test('delivers matching subjects, dropping duplicate ids', async (t) => {
-    const root = `ct${unique()}`;
+    const root = `ct.${unique()}`;
     const got: BusMessage[] = [];
     const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.*.x.>` }, async (m) => {
       got.push(m);
@@ -51,7 +52,7 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
   });
 
   t.test('competing consumers share a durable: each message handled once', async (t) => {
-    const root = `ct${unique()}`;
+    const root = `ct.${unique()}`;
     const durable = `d${unique()}`;
     const byA: string[] = [];
     const byB: string[] = [];
@@ -78,7 +79,7 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
   });
 
   t.test('nak with a delay redelivers; term does not', async (t) => {
-    const root = `ct${unique()}`;
+    const root = `ct.${unique()}`;
     const got: [string, number][] = [];
     const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.>` }, async (m) => {
       got.push([m.id, m.deliveryCount]);
@@ -107,7 +108,7 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
   });
 
   t.test('an unacknowledged message comes back after the ack wait', async (t) => {
-    const root = `ct${unique()}`;
+    const root = `ct.${unique()}`;
     const counts: number[] = [];
     const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.>`, ackWaitMs: 1000 }, async (m) => {
       counts.push(m.deliveryCount);
@@ -120,7 +121,7 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
   });
 
   t.test('a durable keeps messages published while no subscriber is attached', async (t) => {
-    const root = `ct${unique()}`;
+    const root = `ct.${unique()}`;
     const durable = `d${unique()}`;
     // Each entry names the subscriber that got it: one that reached the closed subscriber shows.
     const got: string[] = [];
@@ -138,5 +139,33 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     await waitFor(() => got.some((g) => g.endsWith(`:${root}-marker`)));
     t.strictSame(got, ['first:one', 'second:two', `second:${root}-marker`]);
     await second.close();
+  });
+
+  t.test('signals reach every listener attached, and nobody after it closed', async (t) => {
+    const root = `sig.${unique()}`;
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const first = await bus.listen(`${root}.>`, (d) => a.push(d));
+    const second = await bus.listen(`${root}.x`, (d) => b.push(d));
+    await bus.signal(`${root}.x`, { n: 1 });
+    await bus.signal(`${root}.y`, { n: 2 });
+    await waitFor(() => a.length === 2 && b.length === 1);
+    await first.close();
+    await bus.signal(`${root}.x`, { n: 3 });
+    await waitFor(() => b.length === 2);
+    t.strictSame(a, [{ n: 1 }, { n: 2 }], 'the closed listener got nothing more (b saw the last signal after it)');
+    t.strictSame(b, [{ n: 1 }, { n: 3 }]);
+    await second.close();
+  });
+
+  t.test('a signal sent while nobody listens is gone', async (t) => {
+    const root = `sig.${unique()}`;
+    await bus.signal(`${root}.x`, { early: true });
+    const got: unknown[] = [];
+    const l = await bus.listen(`${root}.x`, (d) => got.push(d));
+    await bus.signal(`${root}.x`, { late: true });
+    await waitFor(() => got.length === 1);
+    t.strictSame(got, [{ late: true }]);
+    await l.close();
   });
 };

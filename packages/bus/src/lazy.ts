@@ -9,7 +9,11 @@ export class LazyBus implements Bus {
   private opening: Promise<Bus> | undefined;
   private closed = false;
 
-  constructor(private readonly open: () => Promise<Bus>) {}
+  constructor(
+    private readonly open: () => Promise<Bus>,
+    /** What the adapter `open` gives will say (known before it is opened). */
+    readonly shared: boolean,
+  ) {}
 
   private bus(): Promise<Bus> {
     if (this.closed) return Promise.reject(new Error('bus: closed'));
@@ -29,6 +33,18 @@ export class LazyBus implements Bus {
 
   async consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
     return (await this.bus()).consume(options, handler);
+  }
+
+  async signal(subject: string, data: unknown): Promise<void> {
+    await (await this.bus()).signal(subject, data);
+  }
+
+  async listen(subject: string, handler: (data: unknown) => void): Promise<BusSubscription> {
+    return (await this.bus()).listen(subject, handler);
+  }
+
+  async ping(): Promise<void> {
+    await (await this.bus()).ping();
   }
 
   async close(): Promise<void> {

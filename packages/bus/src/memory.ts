@@ -86,8 +86,10 @@ class Durable {
  * published after it was first created. Restart safety comes from the publisher's checkpoint.
  */
 export class MemoryBus implements Bus {
+  readonly shared = false;
   private readonly durables = new Map<string, Durable>();
   private readonly seen = new Map<string, number>();
+  private readonly listeners = new Set<{ filter: string; handler: (data: unknown) => void }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -118,7 +120,27 @@ export class MemoryBus implements Bus {
     };
   }
 
+  async signal(subject: string, data: unknown): Promise<void> {
+    for (const l of [...this.listeners]) {
+      if (!subjectMatches(l.filter, subject)) continue;
+      try {
+        l.handler(structuredClone(data));
+      } catch {
+        // A listener's failure is its own: a signal is a hint, not a delivery.
+      }
+    }
+  }
+
+  async listen(subject: string, handler: (data: unknown) => void): Promise<BusSubscription> {
+    const listener = { filter: subject, handler };
+    this.listeners.add(listener);
+    return { close: async () => void this.listeners.delete(listener) };
+  }
+
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
+    this.listeners.clear();
     for (const d of this.durables.values()) d.stop();
     this.durables.clear();
   }

@@ -156,6 +156,7 @@ class NatsSubscription implements BusSubscription {
  * handles one message at a time (scale out with more consumers).
  */
 export class NatsBus implements Bus {
+  readonly shared = true;
   private readonly subscriptions = new Set<NatsSubscription>();
   /** Publishes and consume() calls under way: close() lets them finish before it drains the connection. */
   private readonly ops = new InFlight('bus');
@@ -271,6 +272,41 @@ export class NatsBus implements Bus {
       info = await this.jsm.consumers.update(this.stream, durable, wanted);
     }
     return info;
+  }
+
+  /** Signals travel as plain NATS messages, outside the stream (a subject it covers would be stored). */
+  private signalSubject(subject: string): string {
+    const wire = this.wire(subject);
+    if (this.covers(wire)) throw new Error(`bus: signal subject ${subject} lies inside the subjects of stream ${this.stream}; signals are not stored`);
+    return wire;
+  }
+
+  async signal(subject: string, data: unknown): Promise<void> {
+    if (this.closed || this.nc.isClosed()) return;
+    this.nc.publish(this.signalSubject(subject), encode(data));
+  }
+
+  async listen(subject: string, handler: (data: unknown) => void): Promise<BusSubscription> {
+    if (this.closed) throw new Error('bus: closed');
+    const sub = this.nc.subscribe(this.signalSubject(subject), {
+      callback: (err, m) => {
+        if (err) return;
+        try {
+          handler(decode(m.data));
+        } catch {
+          // Not JSON, or the listener failed: a signal is a hint, dropping it is safe.
+        }
+      },
+    });
+    // Once the server has seen the subscription, signals sent after this call reach it.
+    await this.nc.flush();
+    return { close: async () => void (sub.isClosed() ? undefined : sub.unsubscribe()) };
+  }
+
+  /** A round trip to the server (while reconnecting, the client buffers and this waits). */
+  async ping(): Promise<void> {
+    if (this.closed || this.nc.isClosed()) throw new Error('bus: closed');
+    await this.nc.flush();
   }
 
   async close(): Promise<void> {

@@ -26,8 +26,20 @@ export interface BusSubscription {
 }
 
 export interface Bus {
+  /** Whether messages and signals reach other processes (NATS), or stay in this one (in-process bus). */
+  readonly shared: boolean;
   publish(subject: string, id: string, data: unknown): Promise<void>;
   consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription>;
+  /**
+   * Signals: fire and forget, kept nowhere, never redelivered; every listener attached at the
+   * time gets one. For hints that save a poll (a checkpoint moved), never for data that must
+   * arrive. Their subjects must lie outside the durable messages' subjects.
+   */
+  signal(subject: string, data: unknown): Promise<void>;
+  /** Attaches a listener for signals matching `subject`; resolved once signals sent after it reach it. */
+  listen(subject: string, handler: (data: unknown) => void): Promise<BusSubscription>;
+  /** Resolves when the bus answers (readiness); rejects when it cannot be reached. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -20,3 +20,5 @@ export * from './resources/message';
 export * from './resources/webhook';
 export * from './resources/agent';
 export * from './middleware/utf8';
+export * from './server/health';
+export * from './server/serve';

@@ -26,7 +26,20 @@ export interface ProjectionWatch {
   waitFor(position: Position, timeoutMs: number): Promise<boolean>;
 }
 
-const CHECKPOINT = 'projector';
+/** The checkpoint of the projector that keeps every read model (standalone). */
+export const CHECKPOINT = 'projector';
+/** The checkpoint of one read model's projector (scale-out: read models are leased out one by one). */
+export const readModelCheckpoint = (collection: string): string => `projector:${collection}`;
+
+export interface ProjectorOptions {
+  /** Default `projector`. */
+  checkpoint?: string;
+  /** Where to start when `checkpoint` was never saved (a read model split off the all-models projector). */
+  fallbackCheckpoint?: string;
+  backoff?: { baseMs: number; maxMs: number };
+  /** Called after each batch's checkpoint is saved (the scale-out signals it to API processes). */
+  onCheckpoint?: (checkpoint: string, position: Position) => void;
+}
 
 /**
  * Applies events to read models. Each document remembers the position of the last event
@@ -44,8 +57,7 @@ export class Projector implements ProjectionWatch {
     private readonly store: ReadStore,
     private readonly projections: readonly Projection[],
     private readonly log: Logger,
-    private readonly checkpoint = CHECKPOINT,
-    private readonly backoff = { baseMs: 100, maxMs: 30_000 },
+    private readonly options: ProjectorOptions = {},
   ) {
     this.progress.setMaxListeners(0);
     for (const projection of projections) {
@@ -56,13 +68,25 @@ export class Projector implements ProjectionWatch {
     }
   }
 
+  get checkpoint(): string {
+    return this.options.checkpoint ?? CHECKPOINT;
+  }
+
   async start(): Promise<void> {
-    const saved = await this.store.getCheckpoint(this.checkpoint);
+    const fallback = this.options.fallbackCheckpoint;
+    const saved = (await this.store.getCheckpoint(this.checkpoint)) ?? (fallback ? await this.store.getCheckpoint(fallback) : null);
     this.position = saved ? parsePosition(saved) : START;
-    this.log.info('projector starting', { from: formatPosition(this.position) });
+    this.log.info('projector starting', { checkpoint: this.checkpoint, from: formatPosition(this.position) });
     // A read-store error does not stop the projector: it retries the batch with backoff
     // (documents carry `_pos`, so what the failed attempt wrote is not applied twice).
-    this.subscription = new RetryingSubscription(this.events, this.checkpoint, this.position, (batch) => this.applyBatch(batch), this.log, this.backoff);
+    this.subscription = new RetryingSubscription(
+      this.events,
+      this.checkpoint,
+      this.position,
+      (batch) => this.applyBatch(batch),
+      this.log,
+      this.options.backoff,
+    );
     this.subscription.start();
   }
 
@@ -83,6 +107,7 @@ export class Projector implements ProjectionWatch {
     await this.store.setCheckpoint(this.checkpoint, formatPosition(last));
     this.position = last;
     this.progress.emit('progress');
+    this.options.onCheckpoint?.(this.checkpoint, last);
   }
 
   private async applyOne(event: ProjectedEvent): Promise<void> {
@@ -140,23 +165,77 @@ export class Projector implements ProjectionWatch {
 }
 
 /**
- * For an API process without a projector of its own (scale-out): polls the shared
- * checkpoint in the read store.
+ * For an API process without a projector of its own (scale-out): knows the read models'
+ * checkpoints from the projectors' signals (a callback per batch, over the bus), and reads
+ * them from the read store only as a slow fallback while a request waits (a signal is a
+ * hint: one lost costs at most `pollMs`). Waits until every checkpoint of one of the
+ * `alternatives` has passed the position: the per-read-model projectors of the scale-out, or
+ * the one projector that keeps them all.
  */
-export class CheckpointPoller implements ProjectionWatch {
+export class CheckpointWatch implements ProjectionWatch {
+  private readonly known = new Map<string, Position>();
+  private readonly progress = new EventEmitter();
+  private poller: NodeJS.Timeout | null = null;
+  private waiting = 0;
+  /** Fallback reads of the checkpoints (health and tests: signals make them rare). */
+  polls = 0;
+
   constructor(
     private readonly store: ReadStore,
-    private readonly intervalMs = 20,
-    private readonly checkpoint = CHECKPOINT,
-  ) {}
+    private readonly alternatives: readonly (readonly string[])[],
+    private readonly pollMs = 1000,
+  ) {
+    this.progress.setMaxListeners(0);
+    this.checkpoints = [...new Set(alternatives.flat())];
+  }
 
-  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const saved = await this.store.getCheckpoint(this.checkpoint);
-      if (saved && comparePositions(parsePosition(saved), position) >= 0) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, this.intervalMs));
-    }
+  private readonly checkpoints: string[];
+
+  /** A projector's signal: `checkpoint` has reached `position`. */
+  heard(checkpoint: string, position: Position): void {
+    const before = this.known.get(checkpoint);
+    if (before && comparePositions(before, position) >= 0) return;
+    this.known.set(checkpoint, position);
+    this.progress.emit('progress');
+  }
+
+  /** Reads every checkpoint from the read store (at start, and as the fallback). */
+  async refresh(): Promise<void> {
+    this.polls += 1;
+    const saved = await Promise.all(this.checkpoints.map((c) => this.store.getCheckpoint(c)));
+    saved.forEach((value, i) => {
+      if (value) this.heard(this.checkpoints[i], parsePosition(value));
+    });
+  }
+
+  private passed(position: Position): boolean {
+    return this.alternatives.some((group) =>
+      group.every((c) => {
+        const p = this.known.get(c);
+        return p !== undefined && comparePositions(p, position) >= 0;
+      }),
+    );
+  }
+
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (this.passed(position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.passed(position)) done(true);
+      };
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.progress.off('progress', check);
+        if (--this.waiting === 0 && this.poller) {
+          clearInterval(this.poller);
+          this.poller = null;
+        }
+        resolve(ok);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.progress.on('progress', check);
+      this.waiting += 1;
+      this.poller ??= setInterval(() => void this.refresh().catch(() => undefined), this.pollMs);
+    });
   }
 }

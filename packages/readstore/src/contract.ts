@@ -11,7 +11,12 @@ interface Person extends Doc {
 }
 
 /** The behaviour every read store adapter must show; collections get fresh random names. */
-export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
+export interface ContractOptions {
+  /** False for a server known to run a conditional update as a read and a separate write (FerretDB 1.x). */
+  atomicUpdate?: boolean;
+}
+
+export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, options: ContractOptions = {}) => {
   let store: ReadStore;
   let people: Collection<Person>;
   const suffix = randomBytes(4).toString('hex');
@@ -61,6 +66,16 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     t.equal(await people.update('p_none', { rank: 1 }), false, 'nothing is created');
     t.equal(await people.get('p_none'), null);
     await people.delete('p_0030');
+  });
+
+  t.test('update is a compare-and-set when writers race (leases and bookkeeping rely on it)', { skip: options.atomicUpdate === false }, async (t) => {
+    await people.put(person(31, { email: 'v0' }));
+    // Twenty writers that all read version v0 try to move it on: exactly one may win.
+    const won = await Promise.all(Array.from({ length: 20 }, (_, i) => people.update('p_0031', { email: `v1-${i}`, rank: i }, { email: 'v0' })));
+    t.equal(won.filter(Boolean).length, 1);
+    const winner = won.indexOf(true);
+    t.strictSame(await people.get('p_0031'), person(31, { email: `v1-${winner}`, rank: winner }));
+    await people.delete('p_0031');
   });
 
   t.test('find filters by equality, booleans and null', async (t) => {
@@ -154,5 +169,19 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>) => {
     t.equal(await store.getCheckpoint(name), '43');
     await store.deleteCheckpoint(name);
     t.equal(await store.getCheckpoint(name), null);
+  });
+
+  t.test('counters count each hit once per window, also when hits race', async (t) => {
+    const key = `contract_${suffix}`;
+    const windowMs = 60_000;
+    t.strictSame([await store.incrementCounter(key, 0, windowMs), await store.incrementCounter(key, 0, windowMs)], [1, 2]);
+    // Fifty hits at once (as from several API processes): each gets its own count.
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.incrementCounter(key, windowMs, windowMs)));
+    t.strictSame(
+      [...counts].sort((a, b) => a - b),
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+    t.equal(await store.incrementCounter(key, 2 * windowMs, windowMs), 1, 'a new window starts again at 1');
+    t.equal(await store.incrementCounter(`${key}_other`, 2 * windowMs, windowMs), 1, 'keys are counted apart');
   });
 };

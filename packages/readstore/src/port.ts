@@ -54,6 +54,12 @@ export interface ReadStore {
   getCheckpoint(name: string): Promise<string | null>;
   setCheckpoint(name: string, value: string): Promise<void>;
   deleteCheckpoint(name: string): Promise<void>;
+  /**
+   * Shared counters (rate limits across processes): adds one hit to `key` in the fixed window
+   * starting at `windowStart` (ms) and returns the window's new count, atomically, so hits
+   * from any number of processes are each counted once. Counts of past windows are dropped.
+   */
+  incrementCounter(key: string, windowStart: number, windowMs: number): Promise<number>;
   close(): Promise<void>;
 }
 

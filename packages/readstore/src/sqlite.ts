@@ -116,6 +116,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<Doc>>();
   private readonly checkpoint;
+  private readonly counter: Database.Statement<[string, number], { count: number }>;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -128,6 +129,13 @@ export class SqliteReadStore implements ReadStore {
       set: this.db.prepare('INSERT INTO checkpoints (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
       delete: this.db.prepare('DELETE FROM checkpoints WHERE name = ?'),
     };
+    // One row per key: a hit in a new window starts the count again, so old windows take no room.
+    this.db.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID');
+    this.counter = this.db.prepare(
+      `INSERT INTO counters (key, window_start, count) VALUES (?, ?, 1)
+       ON CONFLICT(key) DO UPDATE SET count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END, window_start = excluded.window_start
+       RETURNING count`,
+    );
   }
 
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
@@ -149,6 +157,10 @@ export class SqliteReadStore implements ReadStore {
 
   async deleteCheckpoint(name: string): Promise<void> {
     this.checkpoint.delete.run(name);
+  }
+
+  async incrementCounter(key: string, windowStart: number): Promise<number> {
+    return this.counter.get(key, windowStart)!.count;
   }
 
   async close(): Promise<void> {

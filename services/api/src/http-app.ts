@@ -2,15 +2,27 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
-import type { ConsumerHealth } from '@support/eventstore';
-import { BODY_LIMIT_BYTES, identify, mountRoutes, openApiDocument, rateLimit, requestContext, utf8Check, utf8Watch } from '@support/http';
+import {
+  BODY_LIMIT_BYTES,
+  healthEndpoints,
+  identify,
+  mountRoutes,
+  openApiDocument,
+  Probes,
+  rateLimit,
+  requestContext,
+  utf8Check,
+  utf8Watch,
+} from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 import { mountMcp } from './mcp/mount';
 import { mcpOpenApiPath, mcpOpenApiSchemas } from './mcp/openapi';
 
-/** `consumers`: the process's log consumers, reported by GET /healthz. */
-export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[] = () => []): Koa => {
+const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
+
+/** `probes`: what GET /healthz and /readyz report of the process (its consumers and leases). */
+export const createHttpApp = (app: Application, probes: Probes = NO_PROBES, role = 'api'): Koa => {
   const koa = new Koa({ proxy: app.config.trustProxy });
   const openapi = JSON.stringify(
     openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }),
@@ -27,16 +39,7 @@ export const createHttpApp = (app: Application, consumers: () => ConsumerHealth[
     else app.log.error('error outside a request', fields);
   });
   koa.use(requestContext(app.log));
-  koa.use(async (ctx, next) => {
-    // Outside /v1, no key, no rate limit. Always 200 while the process serves: a consumer
-    // that is retrying after errors makes it `degraded`, naming the consumer and the error.
-    if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      const list = consumers();
-      ctx.body = { status: list.some((c) => c.status !== 'running') ? 'degraded' : 'ok', consumers: list };
-      return;
-    }
-    await next();
-  });
+  koa.use(healthEndpoints(app, probes, role));
   koa.use(identify(app));
   koa.use(rateLimit(app));
   koa.use(utf8Watch(BODY_LIMIT_BYTES));

@@ -1,3 +1,3 @@
 export { createHttpApp } from './http-app';
-export { listen, runUntilSignal, Worker } from './server';
+export { listen, runUntilSignal } from './server';
 export { ROUTES } from './routes';

@@ -1,10 +1,10 @@
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from './server';
 
-/** The API alone (scale-out): read models are kept by a separate projector process. */
+/**
+ * The API alone (scale-out, any number of instances): read models are kept by the projector
+ * processes; rate-limit counters and the idempotency cache are shared through the read store.
+ */
 const config = loadConfigOrExit();
-const log = jsonLogger(config.logLevel, { service: 'api' });
-runUntilSignal(new Application({ config, log, projector: false }), 'api').catch((err) => {
-  log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
-  process.exit(1);
-});
+const log = jsonLogger(config.logLevel, { service: 'api', instance: config.instanceId });
+void runUntilSignal(new Application({ config, log, projector: false, sharedLimits: true }), 'api');

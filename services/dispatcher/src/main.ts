@@ -1,32 +1,10 @@
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
+import { runUntilSignal } from '@support/http';
 import { Dispatcher } from './dispatcher';
 
-/** Dispatchers alone (scale-out): competing consumers of the relay's events on NATS. */
+/** Dispatchers alone (scale-out, any number): competing consumers of the relay's events on NATS. */
 const config = loadConfigOrExit();
-const log = jsonLogger(config.logLevel, { service: 'dispatcher' });
+const log = jsonLogger(config.logLevel, { service: 'dispatcher', instance: config.instanceId });
 const app = new Application({ config, log, projector: false });
-const dispatcher = new Dispatcher(app, log, { source: config.natsUrl ? 'bus' : 'log', notify: false });
-app
-  .start()
-  .then(() => dispatcher.start())
-  .then(
-    () => {
-      log.info('dispatcher running', { engines: app.engines.describe });
-      const stop = (signal: string) => {
-        log.info('shutting down', { signal });
-        dispatcher
-          .stop()
-          .then(() => app.stop())
-          .then(
-            () => process.exit(0),
-            () => process.exit(1),
-          );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
-    },
-    (err) => {
-      log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
-      process.exit(1);
-    },
-  );
+const dispatcher = new Dispatcher(app, log, { source: app.engines.bus.shared ? 'bus' : 'log', notify: false });
+void runUntilSignal(app, { role: 'dispatcher', workers: [dispatcher] });

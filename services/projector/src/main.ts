@@ -1,24 +1,18 @@
-import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
+import { Application, jsonLogger, loadConfigOrExit, ProjectorPool } from '@support/application';
+import { runUntilSignal } from '@support/http';
+import { ALL_PROJECTIONS } from '@support/projections';
 
-/** The projector alone (scale-out): keeps the read models from the event log. */
+/**
+ * The projector alone (scale-out, any number of instances): the read models are leased out
+ * among the live instances, each applied by one of them from its own checkpoint.
+ */
 const config = loadConfigOrExit();
-const log = jsonLogger(config.logLevel, { service: 'projector' });
-const app = new Application({ config, log, projector: true });
-app.start().then(
-  () => {
-    log.info('projector running', { engines: app.engines.describe });
-    const stop = (signal: string) => {
-      log.info('shutting down', { signal });
-      app.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  },
-  (err) => {
-    log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
-    process.exit(1);
-  },
+const log = jsonLogger(config.logLevel, { service: 'projector', instance: config.instanceId });
+const app = new Application({ config, log, projector: false });
+const { events, reads } = app.engines;
+const pool = new ProjectorPool(
+  { events, reads, leases: app.leases, clock: app.clock, log, onCheckpoint: app.signalCheckpoint },
+  ALL_PROJECTIONS,
+  config.instanceId,
 );
+void runUntilSignal(app, { role: 'projector', workers: [pool] });

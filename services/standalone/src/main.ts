@@ -21,7 +21,4 @@ const workers = [
   new TicketResponses(app, child('ticket-responses')),
   new SlaMonitor(app, child('sla-monitor'), config.slaIntervalMs),
 ];
-runUntilSignal(app, 'standalone', workers).catch((err) => {
-  log.error('failed to start', { error: err instanceof Error ? err.stack : String(err) });
-  process.exit(1);
-});
+void runUntilSignal(app, 'standalone', workers);

@@ -33,7 +33,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
   const streams = new Set<string>();
   const options = (): NatsBusOptions & { stream: string } => {
     const id = randomBytes(4).toString('hex');
-    return { stream: `CT_${id}`, subjectPrefix: `ct${id}`, subjects: ['>'] };
+    return { stream: `CT_${id}`, subjectPrefix: `ct${id}`, subjects: ['ct.>', 'support.>'] };
   };
   const open = async (o: NatsBusOptions & { stream: string }): Promise<NatsBus> => {
     streams.add(o.stream);
@@ -72,6 +72,7 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
       bus.consume({ durable: 'other', subject: 'other.>' }, async () => undefined),
       /outside the subjects of stream/,
     );
+    await t.rejects(bus.signal('support.checkpoint', {}), /signals are not stored/, 'a signal on a stream subject would be stored: refused');
     // Connecting with other subjects adds them to the existing stream, keeping the old ones.
     const again = await NatsBus.connect(natsUrl, { ...o, subjects: ['admin.>'] });
     t.strictSame([...again.subjects].sort(), [`${o.subjectPrefix}.admin.>`, `${o.subjectPrefix}.support.>`]);

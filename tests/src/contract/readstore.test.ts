@@ -69,7 +69,16 @@ const freshDatabase = async (prefix: string) => withDatabase(await mongoServerUr
 
 t.test('mongodb adapter', mongo, async (t) => {
   const url = await freshDatabase('contract');
-  readStoreContract(t, async () => new MongoReadStore(url));
+  const client = new MongoClient(url);
+  const info = await client.db().admin().command({ buildInfo: 1 });
+  await client.close();
+  // FerretDB 1.24 runs an update as a query, then a write by _id (internal/handler/msg_update.go):
+  // a filter that held when read is not checked again when written, so racing compare-and-sets
+  // can all "win". MongoDB 7 matches and writes a document atomically, which the adapter relies
+  // on. FerretDB's inserts are atomic (a unique _id), so the counters claim numbered slots.
+  const ferret = typeof info.ferretdbVersion === 'string';
+  if (ferret) t.comment(`FerretDB ${String(info.ferretdbVersion)}: the racing compare-and-set test is skipped (no atomic conditional update)`);
+  readStoreContract(t, async () => new MongoReadStore(url), { atomicUpdate: !ferret });
 });
 
 /** Every stage of a MongoDB explain's winning plan, whatever its nesting (classic or slot-based engine). */

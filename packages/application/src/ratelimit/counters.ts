@@ -1,3 +1,5 @@
+import type { ReadStore } from '@support/readstore';
+import type { Logger } from '../log';
 /** Counts hits per key and fixed window. A port, so instances can share one store. */
 export interface CounterStore {
   /** Adds one hit to `key` in the window starting at `windowStart`; returns the new count. */
@@ -21,5 +23,35 @@ export class MemoryCounterStore implements CounterStore {
     }
     entry.count += 1;
     return entry.count;
+  }
+}
+
+/**
+ * Counters every API instance shares, in the read store (scale-out): two instances together
+ * hold a workspace to its limit. When the read store cannot count, it fails open to this
+ * process's own counters (each instance then enforces the limits alone, so N instances allow
+ * up to N times them) and says so in the log, once a minute at most: an outage of the counter
+ * store does not take the API down with it.
+ */
+export class SharedCounterStore implements CounterStore {
+  private readonly local = new MemoryCounterStore();
+  private lastWarning = -Infinity;
+
+  constructor(
+    private readonly reads: ReadStore,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
+    try {
+      return await this.reads.incrementCounter(key, windowStart, windowMs);
+    } catch (err) {
+      if (this.now() - this.lastWarning >= 60_000) {
+        this.lastWarning = this.now();
+        this.log.warn('shared rate-limit counters unreachable; counting in this process meanwhile (fail open)', { error: String(err) });
+      }
+      return this.local.hit(key, windowStart, windowMs);
+    }
   }
 }

@@ -1,0 +1,38 @@
+import type { Middleware } from 'koa';
+import type { Application, LeaseHealth, Worker } from '@support/application';
+import type { ConsumerHealth } from '@support/eventstore';
+
+/** What GET /healthz and GET /readyz report about the process. */
+export interface Probes {
+  consumers(): ConsumerHealth[];
+  leases(): LeaseHealth[];
+}
+
+export const probesOf = (app: Application, workers: readonly Worker[]): Probes => ({
+  consumers: () => [app.projector?.health() ?? null, ...workers.flatMap((w) => w.health?.() ?? [])].filter((h): h is ConsumerHealth => h !== null),
+  leases: () => workers.flatMap((w) => w.leases?.() ?? []),
+});
+
+/**
+ * Outside /v1, no key, no rate limit.
+ * - `GET /healthz` (alive): 200 while the process serves; `degraded` while a consumer retries
+ *   after errors, naming it and the error; which leases this instance holds.
+ * - `GET /readyz` (send it traffic): 200 when every engine answers and no consumer of this
+ *   process is further behind the log than READY_MAX_LAG_MS, else 503 saying which.
+ */
+export const healthEndpoints =
+  (app: Application, probes: Probes, role: string): Middleware =>
+  async (ctx, next) => {
+    if (ctx.method !== 'GET' || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
+    const consumers = probes.consumers();
+    const identity = { role, instance: app.config.instanceId };
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: consumers.some((c) => c.status !== 'running') ? 'degraded' : 'ok', ...identity, consumers, leases: probes.leases() };
+      return;
+    }
+    const engines = await app.engineChecks();
+    const lagging = consumers.filter((c) => c.lag_ms > app.config.readyMaxLagMs).map((c) => c.name);
+    const ready = Object.values(engines).every((v) => v === 'ok') && lagging.length === 0;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'not_ready', ...identity, engines, lagging };
+  };

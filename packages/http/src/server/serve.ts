@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { Application, Worker } from '@support/application';
+import { requestContext } from '../middleware/context';
+import { healthEndpoints, Probes, probesOf } from './health';
+
+export interface ServeOptions {
+  /** Named in the start-up line, the logs and the health answers: `api`, `projector`, `standalone`… */
+  role: string;
+  /** Started after the engines, in order; stopped before them, in reverse. */
+  workers?: readonly Worker[];
+  /** The API: a Koa app given the health probes. Without it, the process serves only /healthz and /readyz. */
+  api?: (probes: Probes) => Koa;
+}
+
+export interface RunningServer {
+  server: Server;
+  /** The API's base URL (`…/v1`); for a process without the API, its health server's origin. */
+  baseUrl: string;
+  /** Stops accepting, lets in-flight requests finish, then stops the workers and the application. */
+  stop(): Promise<void>;
+}
+
+const DRAIN_MS = 10_000;
+
+/** A process without the API still answers its health probes, and the error envelope elsewhere. */
+const healthOnlyApp = (app: Application, probes: Probes, role: string): Koa => {
+  const koa = new Koa();
+  koa.use(requestContext(app.log));
+  koa.use(healthEndpoints(app, probes, role));
+  return koa;
+};
+
+export const serve = async (app: Application, options: ServeOptions): Promise<RunningServer> => {
+  await app.start();
+  const workers = options.workers ?? [];
+  // The agent's knowledge index is rebuilt from the log before the first request is served.
+  if (options.api) await app.knowledge.start();
+  for (const w of workers) await w.start();
+  const base = probesOf(app, workers);
+  const probes: Probes = options.api ? { ...base, consumers: () => [...base.consumers(), ...[app.knowledge.health()].flatMap((h) => (h ? [h] : []))] } : base;
+  const koa = options.api ? options.api(probes) : healthOnlyApp(app, probes, options.role);
+  // A client that is slow to send its headers or body is cut off (Node answers 408) instead of
+  // holding a connection for Node's default five minutes.
+  const { headersTimeoutMs, requestTimeoutMs } = app.config.http;
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 2))),
+    },
+    koa.callback() as (req: IncomingMessage, res: ServerResponse) => void,
+  );
+  server.listen(app.config.port, app.config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = ['0.0.0.0', '::', ''].includes(app.config.host) ? '127.0.0.1' : app.config.host;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let stopping: Promise<void> | null = null;
+  return {
+    server,
+    baseUrl: options.api ? `${origin}/v1` : origin,
+    stop: () =>
+      (stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+        await closed;
+        clearTimeout(force);
+        for (const w of [...workers].reverse()) await w.stop();
+        if (options.api) await app.knowledge.stop();
+        await app.stop();
+      })()),
+  };
+};
+
+/**
+ * A service's main: serves, prints one line with `listening` and its URL once it accepts
+ * requests (at any LOG_LEVEL: scripts wait for it), and on SIGTERM or SIGINT finishes the work
+ * under way (requests, batches, deliveries; nothing unfinished is acknowledged) and exits 0.
+ */
+export const runUntilSignal = async (app: Application, options: ServeOptions): Promise<void> => {
+  let running: RunningServer;
+  try {
+    running = await serve(app, options);
+  } catch (err) {
+    app.log.error('failed to start', { role: options.role, error: err instanceof Error ? err.stack : String(err) });
+    await app.stop().catch(() => undefined);
+    process.exit(1);
+  }
+  (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: options.role, instance: app.config.instanceId });
+  const shutdown = (signal: string) => {
+    app.log.info('shutting down', { signal });
+    running.stop().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (err) => {
+        app.log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+};

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { LeasedWorker, Leases, silentLogger, type Worker } from '@support/application';
+import { SqliteReadStore } from '@support/readstore';
+import { removeDir, tempDir } from '../support/service';
+
+const setup = (t: Test) => {
+  const dir = tempDir('leases-');
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  t.teardown(async () => {
+    await reads.close();
+    removeDir(dir);
+  });
+  let now = 1_000_000;
+  const clock = { now: () => new Date(now) };
+  return { reads, leases: new Leases(reads, clock, 10_000), advance: (ms: number) => (now += ms) };
+};
+
+t.test('a lease has one holder until it expires or is released', async (t) => {
+  const { leases, advance } = setup(t);
+  const a = await leases.acquire('relay', 'a');
+  t.type(a, 'string');
+  t.equal(await leases.acquire('relay', 'b'), null, 'held: refused');
+  advance(9_999);
+  t.equal(await leases.acquire('relay', 'b'), null, 'not yet expired');
+  t.equal(await leases.renew('relay', a!), true);
+  advance(9_999);
+  t.equal(await leases.acquire('relay', 'b'), null, 'renewed: still held');
+  advance(2);
+  const b = await leases.acquire('relay', 'b');
+  t.type(b, 'string', 'expired: taken over');
+  t.equal(await leases.renew('relay', a!), false, 'the old holder learns it lost the lease');
+  t.equal(await leases.holder('relay'), 'b');
+  await leases.release('relay', a!);
+  t.equal(await leases.holder('relay'), 'b', 'a stale token releases nothing');
+  await leases.release('relay', b!);
+  t.equal(await leases.holder('relay'), null);
+  t.type(await leases.acquire('relay', 'c'), 'string', 'released: free at once');
+});
+
+const recorder = () => {
+  const calls: string[] = [];
+  const worker = (name: string): Worker => ({
+    start: async () => void calls.push(`start ${name}`),
+    stop: async () => void calls.push(`stop ${name}`),
+  });
+  return { calls, worker };
+};
+
+t.test('a leased worker runs in one instance; a standby takes over when it dies', async (t) => {
+  const { leases, advance } = setup(t);
+  const { calls, worker } = recorder();
+  // Rounds are driven by hand (tick) with a clock that only moves when told.
+  const first = new LeasedWorker(leases, 'relay', 'one', [worker('one')], silentLogger, 1e9);
+  const second = new LeasedWorker(leases, 'relay', 'two', [worker('two')], silentLogger, 1e9);
+  t.teardown(async () => {
+    await first.stop();
+    await second.stop();
+  });
+  await first.start();
+  await second.start();
+  t.strictSame(calls, ['start one']);
+  t.strictSame([first.leases(), second.leases()], [[{ name: 'relay', role: 'active' }], [{ name: 'relay', role: 'standby' }]]);
+  advance(5_000);
+  await first.tick(); // renews
+  advance(6_000);
+  await second.tick();
+  t.strictSame(calls, ['start one'], 'renewed in time: the standby waits');
+  // "one" stops renewing (a crash): once the lease expires, "two" starts the work.
+  advance(10_000);
+  await second.tick();
+  t.strictSame(calls, ['start one', 'start two']);
+  // "one" was only paused: its next round finds the lease taken and stops its copy at once.
+  await first.tick();
+  t.strictSame(calls, ['start one', 'start two', 'stop one']);
+  t.equal(first.active, false);
+});
+
+t.test('a clean stop releases the lease: the standby takes over on its next round', async (t) => {
+  const { leases } = setup(t);
+  const { calls, worker } = recorder();
+  const first = new LeasedWorker(leases, 'sla', 'one', [worker('one')], silentLogger, 1e9);
+  const second = new LeasedWorker(leases, 'sla', 'two', [worker('two')], silentLogger, 1e9);
+  t.teardown(() => second.stop());
+  await first.start();
+  await second.start();
+  await first.stop();
+  await second.tick();
+  t.strictSame(calls, ['start one', 'stop one', 'start two']);
+});

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import t from 'tap';
+import { Leases, ProjectorPool, silentLogger } from '@support/application';
+import { NewEvent, SqliteEventStore, type Position } from '@support/eventstore';
+import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
+import { SqliteReadStore } from '@support/readstore';
+import { removeDir, tempDir } from '../support/service';
+import { until, within } from '../support/wait';
+
+const meta = { workspace_id: 'ws_1', actor: 'key_1', request_id: null, occurred_at: '2026-01-01T00:00:00.000Z' };
+const ev = (type: string, data: unknown): NewEvent => ({ id: randomUUID(), type, data, metadata: meta });
+const customer = (id: string) =>
+  ev('customer.created', {
+    id,
+    workspace_id: 'ws_1',
+    email: `${id}@x.io`,
+    phone: null,
+    name: null,
+    external_id: null,
+    metadata: {},
+    status: 'active',
+    tags: [],
+  });
+const tag = (id: string) => ev('tag.created', { id, workspace_id: 'ws_1', name: id, color: null, is_active: true });
+const ALL = ALL_PROJECTIONS.map((p) => p.collection.name).sort();
+
+t.test('projectors share the read models out, and take over a dead one’s', async (t) => {
+  const dir = tempDir('pool-');
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  let now = 1_000_000;
+  const clock = { now: () => new Date(now) };
+  const leases = new Leases(reads, clock, 10_000);
+  const signals: string[] = [];
+  // Rounds are driven by hand (tick) with a clock that only moves when told.
+  const pool = (holder: string) =>
+    new ProjectorPool({ events, reads, leases, clock, log: silentLogger, onCheckpoint: (c) => void signals.push(c) }, ALL_PROJECTIONS, holder, 1e9);
+  const a = pool('a');
+  const b = pool('b');
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+    await events.close();
+    await reads.close();
+    removeDir(dir);
+  });
+
+  await a.start();
+  t.strictSame(a.owned, ALL, 'alone: every read model');
+  await b.start();
+  t.strictSame(b.owned, [], 'all are held: the newcomer waits for its share');
+  await a.tick();
+  t.equal(a.owned.length, 6, 'two live instances: a gives back what exceeds its share');
+  await b.tick();
+  t.equal(b.owned.length, 6);
+  t.strictSame([...a.owned, ...b.owned].sort(), ALL, 'each read model applied by exactly one of them');
+
+  await events.append('customer-cus_1', [customer('cus_1')], 'no_stream');
+  await events.append('tag-tag_1', [tag('tag_1')], 'no_stream');
+  await until(async () => (await reads.collection(CUSTOMERS).get('cus_1')) !== null && (await reads.collection(TAGS).get('tag_1')) !== null);
+  const head = await events.head();
+  await until(
+    async () => {
+      const saved = await Promise.all(ALL.map((n) => reads.getCheckpoint(readModelCheckpoint(n))));
+      return saved.every((s) => s === `${head.commit}`);
+    },
+    10_000,
+    20,
+    'every read model checkpoint at the head',
+  );
+  t.ok(signals.includes(readModelCheckpoint(CUSTOMERS.name)), 'each batch is signalled with its checkpoint');
+
+  // "a" dies (no more rounds). Once its heartbeat and leases expire, "b" holds them all.
+  now += 10_001;
+  await b.tick();
+  t.strictSame(b.owned, ALL, 'the survivor took over every read model');
+  await events.append('customer-cus_2', [customer('cus_2')], 'no_stream');
+  await until(async () => (await reads.collection(CUSTOMERS).get('cus_2')) !== null, 10_000, 20, 'the taken-over read model is applied');
+  // "a" was only paused: its next round finds its leases gone and stops its projectors.
+  await a.tick();
+  t.strictSame(a.owned, []);
+});
+
+t.test('an API process waits on the projectors’ signals, and polls only as a fallback', async (t) => {
+  const dir = tempDir('watch-');
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  t.teardown(async () => {
+    await reads.close();
+    removeDir(dir);
+  });
+  const perModel = ALL.map(readModelCheckpoint);
+  const at = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
+
+  const signalled = new CheckpointWatch(reads, [[CHECKPOINT], perModel], 1e9);
+  const waiting = signalled.waitFor(at(5), 60_000);
+  for (const c of perModel.slice(1)) signalled.heard(c, at(5));
+  signalled.heard(perModel[0], at(4));
+  t.equal(await Promise.race([waiting, Promise.resolve('still waiting')]), 'still waiting', 'one read model is behind');
+  signalled.heard(perModel[0], at(7));
+  t.equal(await within(waiting, 5_000), true, 'woken by the last signal, with no poll');
+  t.equal(signalled.polls, 0);
+  t.equal(await signalled.waitFor(at(5), 0), true, 'known: answered at once');
+  t.equal(await signalled.waitFor(at(6), 0), false, 'the slowest read model decides');
+  signalled.heard(CHECKPOINT, at(9));
+  t.equal(await signalled.waitFor(at(9), 0), true, 'or the one projector that keeps them all');
+
+  // No signals (the bus is down): the saved checkpoints are read every pollMs meanwhile.
+  const polled = new CheckpointWatch(reads, [[CHECKPOINT], perModel], 20);
+  const late = polled.waitFor(at(3), 60_000);
+  await reads.setCheckpoint(CHECKPOINT, '3');
+  t.equal(await within(late, 5_000), true);
+  t.ok(polled.polls >= 1);
+  t.equal(await polled.waitFor(at(4), 100), false, 'bounded: never reached answers false');
+});
