@@ -33,9 +33,18 @@ export const readStoreEnv = async (dataDir: string): Promise<Record<string, stri
 export const startService = async (dataDir: string, env: Record<string, string> = {}): Promise<Service> =>
   spawnService(dataDir, { ...(await readStoreEnv(dataDir)), ...env });
 
-const spawnService = (dataDir: string, env: Record<string, string>): Promise<Service> =>
+const spawnService = (dataDir: string, env: Record<string, string>): Promise<Service> => startProcess(STANDALONE, dataDir, env);
+
+/** A service's main (`services/<name>/dist/main.js`). */
+export const serviceMain = (name: string) => join(ROOT, `services/${name}/dist/main.js`);
+
+/**
+ * Starts a service's main on an ephemeral port and resolves once it prints its `listening on`
+ * line: `baseUrl` is the API's (`…/v1`) or, for a service without the API, its health server's.
+ */
+export const startProcess = (main: string, dataDir: string, env: Record<string, string>): Promise<Service> =>
   new Promise((resolveStart, reject) => {
-    const child = spawn(process.execPath, [STANDALONE], {
+    const child = spawn(process.execPath, [main], {
       // Limits are raised for functional tests; the rate-limit test sets its own scale.
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100', VALIDATE_RESPONSES: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +55,7 @@ const spawnService = (dataDir: string, env: Record<string, string>): Promise<Ser
     const onLine = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         output.push(line);
-        const m = /listening on (http:\/\/\S+?\/v1)/.exec(line);
+        const m = /listening on (http:\/\/[^\s"]+)/.exec(line);
         if (m) {
           clearTimeout(timer);
           resolveStart({
