@@ -11,7 +11,7 @@ import {
   RetryingSubscription,
   START,
 } from '@support/eventstore';
-import { Collection, Doc, ReadStore } from '@support/readstore';
+import { CheckpointWriter, Collection, Doc, ReadStore } from '@support/readstore';
 import { Projection, ProjectedEvent } from './projection';
 
 export interface Logger {
@@ -37,8 +37,14 @@ export interface ProjectorOptions {
   /** Where to start when `checkpoint` was never saved (a read model split off the all-models projector). */
   fallbackCheckpoint?: string;
   backoff?: { baseMs: number; maxMs: number };
-  /** Called after each batch's checkpoint is saved (the scale-out signals it to API processes). */
+  /** Called after each batch (the scale-out signals it to API processes). */
   onCheckpoint?: (checkpoint: string, position: Position) => void;
+  /**
+   * Save the checkpoint at most this often instead of after every batch (the scale-out's
+   * read-model projectors: API processes learn each batch from the signal, and a crash replays
+   * a little, harmlessly, thanks to `_pos`). Default: after every batch.
+   */
+  saveEveryMs?: number;
 }
 
 /**
@@ -51,6 +57,7 @@ export class Projector implements ProjectionWatch {
   private readonly routes = new Map<string, { projection: Projection; collection: Collection<Doc> }[]>();
   private position: Position = START;
   private subscription: RetryingSubscription | null = null;
+  private writer: CheckpointWriter | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -98,13 +105,15 @@ export class Projector implements ProjectionWatch {
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = null;
+    await this.writer?.flush();
   }
 
   /** Applies a batch, then saves the checkpoint and wakes the requests waiting on it. */
   async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
     for (const event of batch) await this.applyOne(event as unknown as ProjectedEvent);
     const last = batch[batch.length - 1].position;
-    await this.store.setCheckpoint(this.checkpoint, formatPosition(last));
+    if (this.options.saveEveryMs === undefined) await this.store.setCheckpoint(this.checkpoint, formatPosition(last));
+    else await (this.writer ??= new CheckpointWriter(this.store, this.checkpoint, this.options.saveEveryMs)).save(formatPosition(last));
     this.position = last;
     this.progress.emit('progress');
     this.options.onCheckpoint?.(this.checkpoint, last);

@@ -23,7 +23,8 @@ export class CheckpointWriter {
     if (wait <= 0) return this.write();
     this.timer ??= setTimeout(() => {
       this.timer = null;
-      void this.write();
+      // A failed timed write is not fatal: a later save or flush writes a newer value.
+      this.write().catch(() => undefined);
     }, wait);
     return Promise.resolve();
   }
@@ -41,7 +42,8 @@ export class CheckpointWriter {
     if (value === null) return this.writing;
     this.pending = null;
     this.lastWrite = Date.now();
-    this.writing = this.writing.then(() => this.store.setCheckpoint(this.name, value));
+    // Each write runs after the one before, whether that one failed or not.
+    this.writing = this.writing.catch(() => undefined).then(() => this.store.setCheckpoint(this.name, value));
     return this.writing;
   }
 }

@@ -1,5 +1,6 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
 import { InFlight } from '@support/lifecycle';
+import { SlotCounters } from './mongo-counters';
 import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
@@ -164,42 +165,22 @@ export class MongoReadStore implements ReadStore {
   }
 
   private lastSweep = 0;
-  /** The last count this process saw per key and window: where its next claim starts. */
-  private readonly counted = new Map<string, number>();
+  private readonly counters = new SlotCounters(() => this.db.collection('counters'));
 
-  /**
-   * Each hit claims the next numbered slot (`<key>@<window>#<n>`) by inserting it; the unique
-   * `_id` makes every claim one process's, so the count is exact across processes. Not `$inc`:
-   * FerretDB 1.24 applies findOneAndUpdate's `$inc` as a read and a separate write (racing hits
-   * got equal counts in the contract test); a unique `_id` both servers enforce.
-   */
   incrementCounter(key: string, windowStart: number, windowMs: number): Promise<number> {
     return this.ops.run(async () => {
-      const counters = this.db.collection<{ _id: string; expires_at: number }>('counters');
-      const prefix = `${key}@${windowStart}#`;
       if (windowStart > this.lastSweep) {
         // Past windows are deleted as time moves on (no TTL monitor to rely on in FerretDB).
         this.lastSweep = windowStart;
-        this.counted.clear();
-        this.ops.track(counters.deleteMany({ expires_at: { $lte: windowStart } }).then(() => undefined));
+        this.counters.forget(windowStart);
+        this.ops.track(
+          this.db
+            .collection<{ _id: string; expires_at: number }>('counters')
+            .deleteMany({ expires_at: { $lte: windowStart } })
+            .then(() => undefined),
+        );
       }
-      let n = (this.counted.get(prefix) ?? 0) + 1;
-      for (;;) {
-        try {
-          await counters.insertOne({ _id: `${prefix}${String(n).padStart(10, '0')}`, expires_at: windowStart + windowMs });
-          this.counted.set(prefix, n);
-          return n;
-        } catch (err) {
-          if ((err as { code?: number }).code !== 11000) throw err;
-          // Taken by another process: continue after the highest slot claimed so far.
-          const [last] = await counters
-            .find({ _id: { $gte: prefix, $lt: `${prefix}~` } }, { projection: { _id: 1 } })
-            .sort({ _id: -1 })
-            .limit(1)
-            .toArray();
-          n = Math.max(n, last ? Number(last._id.slice(prefix.length)) : 0) + 1;
-        }
-      }
+      return this.counters.hit(key, windowStart, windowMs);
     });
   }
 

@@ -81,6 +81,22 @@ t.test('mongodb adapter', mongo, async (t) => {
   readStoreContract(t, async () => new MongoReadStore(url), { atomicUpdate: !ferret });
 });
 
+t.test('mongodb: counters are exact across processes (two clients racing for the same slots)', mongo, async (t) => {
+  const url = await freshDatabase('counters');
+  const a = new MongoReadStore(url);
+  const b = new MongoReadStore(url);
+  t.teardown(async () => {
+    await a.close();
+    await b.close();
+  });
+  const counts = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).incrementCounter('w:ws_1:write', 60_000, 60_000)));
+  t.strictSame(
+    [...counts].sort((x, y) => x - y),
+    Array.from({ length: 200 }, (_, i) => i + 1),
+    'every hit counted once: no count given twice, none skipped',
+  );
+});
+
 /** Every stage of a MongoDB explain's winning plan, whatever its nesting (classic or slot-based engine). */
 const planStages = (plan: unknown): Document[] => {
   if (!plan || typeof plan !== 'object') return [];

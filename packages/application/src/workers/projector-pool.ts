@@ -90,6 +90,7 @@ export class ProjectorPool implements Worker {
       checkpoint: readModelCheckpoint(name),
       fallbackCheckpoint: CHECKPOINT,
       onCheckpoint,
+      saveEveryMs: 250,
     });
     this.held.set(name, { token, projector });
     log.info('read model taken', { read_model: name, holder: this.holder });

@@ -23,7 +23,10 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
 export const healthEndpoints =
   (app: Application, probes: Probes, role: string): Middleware =>
   async (ctx, next) => {
-    if (ctx.method !== 'GET' || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) return next();
+    if (ctx.method !== 'GET' || (ctx.path !== '/healthz' && ctx.path !== '/readyz')) {
+      await next();
+      return;
+    }
     const consumers = probes.consumers();
     const identity = { role, instance: app.config.instanceId };
     if (ctx.path === '/healthz') {
