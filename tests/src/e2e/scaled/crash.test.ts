@@ -34,6 +34,9 @@ t.test('crash test: 1,000 writes, SIGKILLs, nothing lost', { skip, timeout: 600_
     NATS_URL: nats.url,
     MONGODB_URL: mongoUrl,
     LEASE_TTL_MS: '2000',
+    // Writes made while the projector is down wait for its successor (start-up, lease expiry,
+    // catching up) instead of answering after the default 5 s without their read model.
+    READ_YOUR_WRITES_TIMEOUT_MS: '30000',
     // Limits × 10: writes 600 per key and 1,800 per workspace a minute; agent calls 200 and 600.
     RATE_LIMIT_SCALE: '10',
     NODE_EXTRA_CA_CERTS: receiver.caFile,
