@@ -68,8 +68,10 @@ t.test('each service runs alone: health, readiness, leases, read-your-writes acr
   const dead = relays.find((r) => r.name === active)!;
   const standby = relays.find((r) => r.name !== active)!;
   await dead.stop('SIGKILL');
+  const killedAt = Date.now();
   running.splice(running.indexOf(dead), 1);
   await until(async () => (await activeHolders([standby], 'relay')).length === 1, 10_000, 100, 'the standby relay took over');
+  t.comment(`relay takeover after ${Date.now() - killedAt} ms (lease TTL 1500 ms)`);
 
   // SIGTERM: every process finishes its work and exits 0.
   const codes = await Promise.all(running.splice(0).map(async (i) => [i.name, await i.stop('SIGTERM')] as const));
