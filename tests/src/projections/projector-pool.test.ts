@@ -1,28 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t from 'tap';
 import { Leases, ProjectorPool, silentLogger } from '@support/application';
-import { NewEvent, SqliteEventStore, type Position } from '@support/eventstore';
+import { SqliteEventStore, type Position } from '@support/eventstore';
 import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
 import { SqliteReadStore } from '@support/readstore';
+import { customerCreated, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { until, within } from '../support/wait';
 
-const meta = { workspace_id: 'ws_1', actor: 'key_1', request_id: null, occurred_at: '2026-01-01T00:00:00.000Z' };
-const ev = (type: string, data: unknown): NewEvent => ({ id: randomUUID(), type, data, metadata: meta });
-const customer = (id: string) =>
-  ev('customer.created', {
-    id,
-    workspace_id: 'ws_1',
-    email: `${id}@x.io`,
-    phone: null,
-    name: null,
-    external_id: null,
-    metadata: {},
-    status: 'active',
-    tags: [],
-  });
-const tag = (id: string) => ev('tag.created', { id, workspace_id: 'ws_1', name: id, color: null, is_active: true });
 const ALL = ALL_PROJECTIONS.map((p) => p.collection.name).sort();
 
 t.test('projectors share the read models out, and take over a dead one’s', async (t) => {
@@ -56,8 +41,8 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   t.equal(b.owned.length, 6);
   t.strictSame([...a.owned, ...b.owned].sort(), ALL, 'each read model applied by exactly one of them');
 
-  await events.append('customer-cus_1', [customer('cus_1')], 'no_stream');
-  await events.append('tag-tag_1', [tag('tag_1')], 'no_stream');
+  await events.append('customer-cus_1', [customerCreated('cus_1')], 'no_stream');
+  await events.append('tag-tag_1', [tagCreated('tag_1')], 'no_stream');
   await until(async () => (await reads.collection(CUSTOMERS).get('cus_1')) !== null && (await reads.collection(TAGS).get('tag_1')) !== null);
   const head = await events.head();
   await until(
@@ -75,7 +60,7 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   now += 10_001;
   await b.tick();
   t.strictSame(b.owned, ALL, 'the survivor took over every read model');
-  await events.append('customer-cus_2', [customer('cus_2')], 'no_stream');
+  await events.append('customer-cus_2', [customerCreated('cus_2')], 'no_stream');
   await until(async () => (await reads.collection(CUSTOMERS).get('cus_2')) !== null, 10_000, 20, 'the taken-over read model is applied');
   // "a" was only paused: its next round finds its leases gone and stops its projectors.
   await a.tick();

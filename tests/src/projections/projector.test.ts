@@ -1,27 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { silentLogger } from '@support/application';
-import { NewEvent, SqliteEventStore } from '@support/eventstore';
+import { SqliteEventStore } from '@support/eventstore';
 import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
 import { SqliteReadStore } from '@support/readstore';
+import { customerCreated, ev } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { within } from '../support/wait';
-
-const meta = (at: string) => ({ workspace_id: 'ws_1', actor: 'key_1', request_id: null, occurred_at: at });
-const ev = (type: string, data: unknown, at = '2026-01-01T00:00:00.000Z'): NewEvent => ({ id: randomUUID(), type, data, metadata: meta(at) });
-const customerCreated = (id: string, email: string) =>
-  ev('customer.created', {
-    id,
-    workspace_id: 'ws_1',
-    email,
-    phone: null,
-    name: null,
-    external_id: null,
-    metadata: {},
-    status: 'active',
-    tags: [],
-  });
 
 const setup = (t: Test) => {
   const dir = tempDir('proj-');
