@@ -1,9 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bus, LazyBus, MemoryBus, NatsBus } from '@support/bus';
-import { EsdbEventStore, EventStore, SqliteEventStore } from '@support/eventstore';
-import { MongoReadStore, ReadStore, SqliteReadStore } from '@support/readstore';
+import { Bus, LazyBus } from '@support/bus';
+import { DOMAIN_EVENT_TYPES } from '@support/domain';
+import type { EventStore } from '@support/eventstore';
+import type { ReadStore } from '@support/readstore';
 import { Config } from './config';
+
+// Each adapter is loaded only when configured, so a process never loads a vendor client it
+// does not use (the embedded default loads neither the EventStoreDB, MongoDB nor NATS client).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const adapters = {
+  sqliteEvents: () => (require('@support/eventstore/sqlite') as typeof import('@support/eventstore/sqlite')).SqliteEventStore,
+  esdb: () => (require('@support/eventstore/esdb') as typeof import('@support/eventstore/esdb')).EsdbEventStore,
+  sqliteReads: () => (require('@support/readstore/sqlite') as typeof import('@support/readstore/sqlite')).SqliteReadStore,
+  mongo: () => (require('@support/readstore/mongo') as typeof import('@support/readstore/mongo')).MongoReadStore,
+  memoryBus: () => (require('@support/bus/memory') as typeof import('@support/bus/memory')).MemoryBus,
+  nats: () => (require('@support/bus/nats') as typeof import('@support/bus/nats')).NatsBus,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface Engines {
   events: EventStore;
@@ -17,11 +31,15 @@ export interface Engines {
 /** The only place that knows which engines run: everything else sees the ports. */
 export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>): Engines => {
   if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
-  const events = config.eventstoreUrl ? new EsdbEventStore(config.eventstoreUrl) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
-  const reads = config.mongodbUrl ? new MongoReadStore(config.mongodbUrl) : new SqliteReadStore(join(config.dataDir, 'readstore.sqlite'));
+  const events: EventStore = config.eventstoreUrl
+    ? new (adapters.esdb())(config.eventstoreUrl, { eventTypes: DOMAIN_EVENT_TYPES })
+    : new (adapters.sqliteEvents())(join(config.dataDir, 'events.sqlite'));
+  const reads: ReadStore = config.mongodbUrl
+    ? new (adapters.mongo())(config.mongodbUrl)
+    : new (adapters.sqliteReads())(join(config.dataDir, 'readstore.sqlite'));
   const natsUrl = config.natsUrl;
   // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
-  const bus: Bus = natsUrl ? new LazyBus(() => NatsBus.connect(natsUrl), true) : new MemoryBus();
+  const bus: Bus = natsUrl ? new LazyBus(() => adapters.nats().connect(natsUrl), true, true) : new (adapters.memoryBus())();
   return {
     events,
     reads,

@@ -168,4 +168,18 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     t.strictSame(got, [{ late: true }]);
     await l.close();
   });
+
+  t.test('a new durable gets the history the bus says it keeps (durable), and nothing else', async (t) => {
+    const root = `ct.${unique()}`;
+    await bus.publish(`${root}.e`, `${root}-early`, {});
+    const got: string[] = [];
+    const sub = await bus.consume({ durable: `d${unique()}`, subject: `${root}.>` }, async (m) => {
+      got.push(m.id);
+      await m.ack();
+    });
+    await bus.publish(`${root}.e`, `${root}-marker`, {});
+    await waitFor(() => got.includes(`${root}-marker`));
+    t.strictSame(got, bus.durable ? [`${root}-early`, `${root}-marker`] : [`${root}-marker`]);
+    await sub.close();
+  });
 };

@@ -1,5 +1,4 @@
+// The port and what every adapter shares. Each adapter is its own entry point, so a process
+// loads only the vendor client it uses: '@support/bus/memory', '@support/bus/nats'.
 export * from './port';
-export { MemoryBus } from './memory';
-export { NatsBus } from './nats';
-export type { NatsBusOptions } from './nats';
 export { LazyBus } from './lazy';

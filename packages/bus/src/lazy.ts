@@ -13,6 +13,7 @@ export class LazyBus implements Bus {
     private readonly open: () => Promise<Bus>,
     /** What the adapter `open` gives will say (known before it is opened). */
     readonly shared: boolean,
+    readonly durable: boolean,
   ) {}
 
   private bus(): Promise<Bus> {

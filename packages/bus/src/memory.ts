@@ -87,6 +87,7 @@ class Durable {
  */
 export class MemoryBus implements Bus {
   readonly shared = false;
+  readonly durable = false;
   private readonly durables = new Map<string, Durable>();
   private readonly seen = new Map<string, number>();
   private readonly listeners = new Set<{ filter: string; handler: (data: unknown) => void }>();

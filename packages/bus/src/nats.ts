@@ -157,6 +157,7 @@ class NatsSubscription implements BusSubscription {
  */
 export class NatsBus implements Bus {
   readonly shared = true;
+  readonly durable = true;
   private readonly subscriptions = new Set<NatsSubscription>();
   /** Publishes and consume() calls under way: close() lets them finish before it drains the connection. */
   private readonly ops = new InFlight('bus');

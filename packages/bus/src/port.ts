@@ -28,6 +28,13 @@ export interface BusSubscription {
 export interface Bus {
   /** Whether messages and signals reach other processes (NATS), or stay in this one (in-process bus). */
   readonly shared: boolean;
+  /**
+   * Whether the bus keeps its messages for durables: a durable created now still gets what was
+   * published before (NATS JetStream: the stream's history). The in-process bus keeps none: a
+   * durable gets only what is published after it was first created, so a consumer that must
+   * not miss events reads them from the event log instead (the embedded dispatcher does).
+   */
+  readonly durable: boolean;
   publish(subject: string, id: string, data: unknown): Promise<void>;
   consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription>;
   /**

@@ -71,3 +71,17 @@ export const AnyDomainEvent = t.union([
   AgentEvent,
 ]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;
+
+/** The `type` literals of an event codec (unions, exact and intersection types walked). */
+const eventTypesOf = (codec: t.Mixed): string[] => {
+  if (codec instanceof t.UnionType || codec instanceof t.IntersectionType) return (codec.types as t.Mixed[]).flatMap(eventTypesOf);
+  if (codec instanceof t.ExactType || codec instanceof t.RefinementType || codec instanceof t.ReadonlyType) return eventTypesOf(codec.type as t.Mixed);
+  if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) {
+    const type = (codec.props as Record<string, t.Mixed>).type;
+    return type instanceof t.LiteralType ? [String(type.value)] : [];
+  }
+  return [];
+};
+
+/** Every event type the domain records: what a subscription to a shared log (EventStoreDB's `$all`) asks for. */
+export const DOMAIN_EVENT_TYPES: readonly string[] = [...new Set(eventTypesOf(AnyDomainEvent))].sort();

@@ -1,41 +1,18 @@
-import {
-  ANY,
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  excludeSystemEvents,
-  FORWARDS,
-  jsonEvent,
-  NO_STREAM,
-  START as ESDB_START,
-  StreamNotFoundError,
-  WrongExpectedVersionError,
-  type AllStreamResolvedEvent,
-  type ResolvedEvent,
-} from '@eventstore/db-client';
+import { BACKWARDS, EventStoreDBClient, FORWARDS, jsonEvent, START as ESDB_START, StreamNotFoundError } from '@eventstore/db-client';
 import { InFlight } from '@support/lifecycle';
-import { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
+import { batched, fromPosition, isDomain, newestDomainPosition, toExpected, toPortError, toPosition, toRecorded, typeFilter } from './esdb-mapping';
+import { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription } from './port';
 import { comparePositions, Position, START } from './position';
 
-type Resolved = ResolvedEvent | AllStreamResolvedEvent;
+/** Events handed to a subscriber at once, at most (what arrived while it handled the last batch). */
+const BATCH = 500;
+/** Records read per page when scanning `$all` backwards for the newest domain event. */
+const HEAD_PAGE = 500;
 
-/** System and link events belong to EventStoreDB, not to the domain. */
-const isDomain = (r: Resolved): boolean => !!r.event && !r.event.type.startsWith('$') && !r.event.streamId.startsWith('$');
-
-const toRecorded = (r: Resolved): RecordedEvent => {
-  const e = r.event!;
-  return {
-    id: e.id,
-    stream: e.streamId,
-    revision: Number(e.revision),
-    type: e.type,
-    data: e.data,
-    metadata: e.metadata as unknown as EventMetadata,
-    position: e.position ? { commit: e.position.commit, prepare: e.position.prepare } : START,
-  };
-};
-
-const toExpected = (expected: ExpectedRevision) => (expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : BigInt(expected));
+export interface EsdbOptions {
+  /** The event types a `$all` subscription asks the server for (default: everything but system events). */
+  eventTypes?: readonly string[];
+}
 
 /** EventStoreDB adapter: the production event store, behind the same port as the embedded one. */
 export class EsdbEventStore implements EventStore {
@@ -44,7 +21,10 @@ export class EsdbEventStore implements EventStore {
   private readonly ops = new InFlight('event store');
   private closing: Promise<void> | null = null;
 
-  constructor(connectionString: string) {
+  constructor(
+    connectionString: string,
+    private readonly options: EsdbOptions = {},
+  ) {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
 
@@ -60,15 +40,9 @@ export class EsdbEventStore implements EventStore {
         events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never })),
         { expectedRevision: toExpected(expected) },
       );
-      const position = result.position ?? START;
-      return { revision: Number(result.nextExpectedRevision), position: { commit: position.commit, prepare: position.prepare } };
+      return { revision: Number(result.nextExpectedRevision), position: result.position ? toPosition(result.position) : START };
     } catch (err) {
-      // The vendor's error becomes ours at the boundary, so nothing above knows the engine.
-      if (err instanceof WrongExpectedVersionError) {
-        const actual = typeof err.actualVersion === 'bigint' ? Number(err.actualVersion) : 'no_stream';
-        throw new WrongExpectedRevisionError(stream, expected, actual);
-      }
-      throw err;
+      throw toPortError(err, stream, expected);
     }
   }
 
@@ -94,7 +68,7 @@ export class EsdbEventStore implements EventStore {
 
   private async readAllNow(after: Position, limit: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
-    const from = comparePositions(after, START) === 0 ? ESDB_START : { commit: after.commit, prepare: after.prepare };
+    const from = fromPosition(after);
     // Reading $all from a position includes that position, and system events count towards
     // maxCount: read in pages until enough domain events are collected.
     let cursor: typeof from = from;
@@ -105,7 +79,7 @@ export class EsdbEventStore implements EventStore {
         seen += 1;
         const p = r.event?.position;
         if (!p) continue;
-        last = { commit: p.commit, prepare: p.prepare };
+        last = toPosition(p);
         if (comparePositions(last, after) <= 0 || !isDomain(r)) continue;
         if (out.length < limit) out.push(toRecorded(r));
       }
@@ -119,21 +93,24 @@ export class EsdbEventStore implements EventStore {
     return this.ops.run(() => this.headNow());
   }
 
-  private async headNow(): Promise<Position> {
-    for await (const r of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 200 })) {
-      if (isDomain(r) && r.event?.position) return { commit: r.event.position.commit, prepare: r.event.position.prepare };
-    }
-    return START;
+  /** The newest domain event's position (scanning back past system events; see newestDomainPosition). */
+  private headNow(): Promise<Position> {
+    return newestDomainPosition((from, count) => this.client.readAll({ fromPosition: from, direction: BACKWARDS, maxCount: count }), HEAD_PAGE);
   }
 
+  /**
+   * A catch-up subscription to `$all`, filtered on the server to our event types, handing the
+   * handler whatever arrived while it handled the previous batch (up to 500 at once).
+   */
   subscribe(after: Position, handler: (batch: RecordedEvent[]) => Promise<void>, onError: (err: unknown) => void): Subscription {
-    const from = comparePositions(after, START) === 0 ? ESDB_START : { commit: after.commit, prepare: after.prepare };
-    const subscription = this.client.subscribeToAll({ fromPosition: from, filter: excludeSystemEvents() });
+    const subscription = this.client.subscribeToAll({ fromPosition: fromPosition(after), filter: typeFilter(this.options.eventTypes) });
     let closed = false;
     const loop = (async () => {
-      for await (const r of subscription) {
+      for await (const batch of batched(subscription, BATCH)) {
         if (closed) break;
-        if (isDomain(r)) await handler([toRecorded(r)]);
+        // Reading from a position includes it: the event at `after` was handled already.
+        const events = batch.filter((r) => isDomain(r) && r.event?.position && comparePositions(toPosition(r.event.position), after) > 0).map(toRecorded);
+        if (events.length > 0) await handler(events);
       }
     })().catch((err) => {
       if (!closed) onError(err);

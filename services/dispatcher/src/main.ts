@@ -6,5 +6,5 @@ import { Dispatcher } from './dispatcher';
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'dispatcher', instance: config.instanceId });
 const app = new Application({ config, log, projector: false });
-const dispatcher = new Dispatcher(app, log, { source: app.engines.bus.shared ? 'bus' : 'log', notify: false });
+const dispatcher = new Dispatcher(app, log, { source: app.engines.bus.durable ? 'bus' : 'log', notify: false });
 void runUntilSignal(app, { role: 'dispatcher', workers: [dispatcher] });

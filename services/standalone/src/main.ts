@@ -13,7 +13,9 @@ import { SlaMonitor, TicketResponses } from '@support/sla-monitor';
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'standalone' });
 const app = new Application({ config, log, projector: true });
-const viaBus = config.natsUrl !== undefined;
+// A bus that keeps history (NATS JetStream) carries the relay's events to the dispatcher; the
+// in-process one keeps none, so then the dispatcher reads the log itself.
+const viaBus = app.engines.bus.durable;
 const child = (component: string) => log.child({ component });
 const workers = [
   ...(viaBus ? [new Relay(app.engines.events, app.engines.reads, app.engines.bus, child('relay'))] : []),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { IdempotencyStore, IDEMPOTENCY_TTL_MS } from '@support/application';
-import { SqliteReadStore } from '@support/readstore';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { removeDir, tempDir } from '../support/service';
 
 t.test('the idempotency cache: proceed, in flight, replay, mismatch, expiry', async (t) => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { LeasedWorker, Leases, silentLogger, type Worker } from '@support/application';
-import { SqliteReadStore } from '@support/readstore';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { removeDir, tempDir } from '../support/service';
 
 const setup = (t: Test) => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCounterStore, RateLimiter, SharedCounterStore } from '@support/application';
-import { SqliteReadStore } from '@support/readstore';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 
 t.test('fixed 60-second windows per key and per workspace, scaled', async (t) => {
   let now = Date.parse('2026-01-01T00:00:10Z');

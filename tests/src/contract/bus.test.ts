@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import t from 'tap';
 import { LocalNatsServer, natsServerInstalled } from '../support/nats';
-import { MemoryBus, NatsBus, NatsBusOptions } from '@support/bus';
+import { MemoryBus } from '@support/bus/memory';
+import { NatsBus, NatsBusOptions } from '@support/bus/nats';
 import { busContract } from '@support/bus/dist/contract';
 import { until } from '../support/wait';
 

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { EsdbEventStore, SqliteEventStore } from '@support/eventstore';
+import { EsdbEventStore } from '@support/eventstore/esdb';
+import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { eventStoreContract } from '@support/eventstore/dist/contract';
 import { until, within } from '../support/wait';
 

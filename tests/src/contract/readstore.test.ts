@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Document } from 'mongodb';
 import t from 'tap';
-import { MongoReadStore, servingIndex, SqliteReadStore } from '@support/readstore';
+import { servingIndex } from '@support/readstore';
+import { MongoReadStore } from '@support/readstore/mongo';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { readStoreContract } from '@support/readstore/dist/contract';
-import { indexKey, mongoQuery } from '@support/readstore/dist/mongo';
-import { sqliteQuery } from '@support/readstore/dist/sqlite';
+import { indexKey, mongoQuery } from '@support/readstore/mongo';
+import { sqliteQuery } from '@support/readstore/sqlite';
 import { API_QUERIES } from '../support/api-queries';
 import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
 

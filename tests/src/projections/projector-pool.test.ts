@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { Leases, ProjectorPool, silentLogger } from '@support/application';
-import { SqliteEventStore, type Position } from '@support/eventstore';
+import { type Position } from '@support/eventstore';
+import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
-import { SqliteReadStore } from '@support/readstore';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { until, within } from '../support/wait';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { silentLogger } from '@support/application';
-import { SqliteEventStore } from '@support/eventstore';
+import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
-import { SqliteReadStore } from '@support/readstore';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, ev } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { within } from '../support/wait';
