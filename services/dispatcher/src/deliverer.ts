@@ -55,6 +55,21 @@ export class Deliverer {
     this.wakeUp?.();
   }
 
+  /** What the once-a-minute `webhook deliveries` log line reports (the operator's gauge of the backlog). */
+  private readonly stats = { since: 0, attempts: 0, failed: 0, due: 0 };
+
+  private report(now: number): void {
+    if (this.stats.since === 0) this.stats.since = now;
+    if (now - this.stats.since < 60_000) return;
+    this.log.info('webhook deliveries', {
+      due_now: this.stats.due,
+      in_flight: this.active.size,
+      attempts_last_minute: this.stats.attempts,
+      failed_last_minute: this.stats.failed,
+    });
+    Object.assign(this.stats, { since: now, attempts: 0, failed: 0 });
+  }
+
   private async run(): Promise<void> {
     const concurrency = this.options.concurrency ?? 64;
     const maxIdle = this.options.maxIdleMs ?? 1000;
@@ -70,6 +85,9 @@ export class Deliverer {
           orderBy: { field: 'next_retry_ms', direction: 'asc' },
           limit: 200,
         });
+        // Pending and due now, of the first 200 by due time (what is waiting for a sender).
+        this.stats.due = items.filter((d) => d.next_retry_ms !== null && d.next_retry_ms <= now).length;
+        this.report(now);
         for (const d of items) {
           if (this.active.has(d.id) || d.next_retry_ms === null) continue;
           if (d.next_retry_ms > now) {
@@ -171,6 +189,8 @@ export class Deliverer {
     const next = final ? null : this.app.clock.now().getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
     const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next };
     await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
+    this.stats.attempts += 1;
+    if (!result.ok) this.stats.failed += 1;
     if (!result.ok)
       this.log.info('delivery attempt failed', {
         delivery_id: doc.id,
