@@ -45,6 +45,8 @@ export interface ProjectorOptions {
    * a little, harmlessly, thanks to `_pos`). Default: after every batch.
    */
   saveEveryMs?: number;
+  /** A rebuild writes its documents in bulk once it holds this many (default 50,000). */
+  rebuildFlushAt?: number;
 }
 
 /**
@@ -119,17 +121,17 @@ export class Projector implements ProjectionWatch {
     this.options.onCheckpoint?.(this.checkpoint, last);
   }
 
-  private async applyOne(event: ProjectedEvent): Promise<void> {
+  private async applyOne(event: ProjectedEvent, docs: Documents = LIVE): Promise<void> {
     const key = positionKey(event.position);
     for (const { projection, collection } of this.routes.get(event.type) ?? []) {
       for (const id of projection.targets(event)) {
-        const current = await collection.get(id);
+        const current = await docs.get(collection, id);
         if (current && typeof current._pos === 'string' && current._pos >= key) continue;
         const next = projection.apply(current, event);
         if (next === null) {
-          if (current) await collection.delete(id);
+          if (current) await docs.delete(collection, id);
         } else {
-          await collection.put({ ...next, _pos: key });
+          await docs.put(collection, { ...next, _pos: key });
         }
       }
     }
@@ -159,17 +161,83 @@ export class Projector implements ProjectionWatch {
   async rebuild(onProgress?: (applied: number) => void): Promise<{ events: number; ms: number }> {
     const started = Date.now();
     for (const p of this.projections) await this.store.collection(p.collection).clear();
+    // The read models being rebuilt are kept in memory and written in bulk (one transaction on
+    // SQLite), flushed whenever they hold REBUILD_FLUSH_AT documents: same documents, a
+    // fraction of the round trips.
+    const docs = new WriteBehind();
     let after = START;
     let count = 0;
     for (;;) {
       const batch = await this.events.readAll(after, 1000);
       if (batch.length === 0) break;
-      for (const event of batch) await this.applyOne(event as unknown as ProjectedEvent);
+      for (const event of batch) {
+        await this.applyOne(event as unknown as ProjectedEvent, docs);
+        if (docs.size >= (this.options.rebuildFlushAt ?? REBUILD_FLUSH_AT)) await docs.flush();
+      }
       after = batch[batch.length - 1].position;
       count += batch.length;
       onProgress?.(count);
     }
+    await docs.flush();
     return { events: count, ms: Date.now() - started };
+  }
+}
+
+/** How the projector reads and writes documents: straight to the store (live), or through a cache (rebuild). */
+interface Documents {
+  get(collection: Collection<Doc>, id: string): Promise<Doc | null>;
+  put(collection: Collection<Doc>, doc: Doc): Promise<void>;
+  delete(collection: Collection<Doc>, id: string): Promise<void>;
+}
+
+const LIVE: Documents = {
+  get: (c, id) => c.get(id),
+  put: (c, doc) => c.put(doc),
+  delete: async (c, id) => void (await c.delete(id)),
+};
+
+const REBUILD_FLUSH_AT = 50_000;
+
+/** The documents a rebuild has changed and not yet written (null: deleted), per collection. */
+class WriteBehind implements Documents {
+  private readonly pending = new Map<Collection<Doc>, Map<string, Doc | null>>();
+  size = 0;
+
+  private of(c: Collection<Doc>): Map<string, Doc | null> {
+    let m = this.pending.get(c);
+    if (!m) this.pending.set(c, (m = new Map()));
+    return m;
+  }
+
+  async get(c: Collection<Doc>, id: string): Promise<Doc | null> {
+    const m = this.of(c);
+    return m.has(id) ? m.get(id)! : c.get(id);
+  }
+
+  async put(c: Collection<Doc>, doc: Doc): Promise<void> {
+    const m = this.of(c);
+    if (!m.has(doc.id)) this.size += 1;
+    m.set(doc.id, doc);
+  }
+
+  async delete(c: Collection<Doc>, id: string): Promise<void> {
+    const m = this.of(c);
+    if (!m.has(id)) this.size += 1;
+    m.set(id, null);
+  }
+
+  async flush(): Promise<void> {
+    for (const [c, m] of this.pending) {
+      const puts: Doc[] = [];
+      const deletes: string[] = [];
+      for (const [id, doc] of m) {
+        if (doc) puts.push(doc);
+        else deletes.push(id);
+      }
+      await c.writeMany(puts, deletes);
+    }
+    this.pending.clear();
+    this.size = 0;
   }
 }
 

@@ -78,6 +78,20 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     await people.delete('p_0031');
   });
 
+  t.test('writeMany puts and deletes many documents at once', async (t) => {
+    await people.put(person(40));
+    await people.put(person(41));
+    const many = Array.from({ length: 300 }, (_, i) => person(100 + i));
+    await people.writeMany([...many, person(40, { name: 'Replaced' })], ['p_0041', 'p_none']);
+    t.strictSame(await people.get('p_0040'), person(40, { name: 'Replaced' }), 'an existing document is replaced');
+    t.equal(await people.get('p_0041'), null, 'deleted');
+    t.strictSame(await people.get('p_0399'), person(399));
+    await people.writeMany([], []);
+    await people.writeMany([], [...many.map((p) => p.id), 'p_0040']);
+    t.equal(await people.get('p_0100'), null);
+    t.equal(await people.get('p_0040'), null);
+  });
+
   t.test('find filters by equality, booleans and null', async (t) => {
     for (let n = 1; n <= 12; n++) await people.put(person(n, n === 12 ? { name: null } : {}));
     const odd = await people.find({ where: { workspace_id: 'ws_odd' } });

@@ -113,6 +113,19 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     return this.op(async () => (await this.c.deleteOne({ _id: id })).deletedCount === 1);
   }
 
+  writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void> {
+    if (puts.length === 0 && deletes.length === 0) return Promise.resolve();
+    return this.op(async () => {
+      await this.c.bulkWrite(
+        [
+          ...puts.map((doc) => ({ replaceOne: { filter: { _id: doc.id }, replacement: { ...doc, _id: doc.id } as Stored, upsert: true } })),
+          ...deletes.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+        ],
+        { ordered: false },
+      );
+    });
+  }
+
   clear(): Promise<void> {
     return this.op(async () => {
       await this.c.deleteMany({});

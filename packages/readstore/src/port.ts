@@ -44,6 +44,11 @@ export interface Collection<T extends Doc> {
    */
   update(id: string, set: Partial<T>, where?: Record<string, Scalar>): Promise<boolean>;
   delete(id: string): Promise<boolean>;
+  /**
+   * Puts and deletes many documents at once, for bulk work (projection rebuilds): one
+   * transaction on SQLite, one unordered bulk write on MongoDB. Ids must not repeat.
+   */
+  writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void>;
   /** Removes every document (for projection rebuilds). */
   clear(): Promise<void>;
 }

@@ -106,6 +106,15 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`).run(id).changes === 1;
   }
 
+  async writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void> {
+    const put = this.stmt(`INSERT INTO "${this.table}" (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`);
+    const del = this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`);
+    this.db.transaction(() => {
+      for (const doc of puts) put.run(doc.id, JSON.stringify(doc));
+      for (const id of deletes) del.run(id);
+    })();
+  }
+
   async clear(): Promise<void> {
     this.stmt(`DELETE FROM "${this.table}"`).run();
   }

@@ -27,6 +27,7 @@ const flaky = (inner: ReadStore) => {
         put: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.put(doc)),
         insert: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.insert(doc)),
         update: (id, set, where) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.update(id, set, where)),
+        writeMany: (puts, deletes) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.writeMany(puts, deletes)),
       };
     },
   };

@@ -4,7 +4,7 @@ import { silentLogger } from '@support/application';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
 import { SqliteReadStore } from '@support/readstore/sqlite';
-import { customerCreated, ev } from '../support/events';
+import { customerCreated, ev, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { within } from '../support/wait';
 
@@ -58,12 +58,25 @@ t.test('a rebuild from the log gives the same documents', async (t) => {
     const r = await events.append(`customer-cus_${i}`, [customerCreated(`cus_${i}`, `c${i}@x.io`)], 'no_stream');
     if (i % 3 === 0) await events.append(`customer-cus_${i}`, [ev('customer.updated', { id: `cus_${i}`, changes: { status: 'archived' } })], r.revision);
   }
+  await events.append('tag-tag_1', [tagCreated('tag_1'), ev('tag.deleted', { id: 'tag_1' })], 'no_stream');
+  await events.append('tag-tag_2', [tagCreated('tag_2')], 'no_stream');
+  // Later changes to documents written long before (across a bulk write, in a small flush).
+  for (let i = 0; i < 30; i += 7) await events.append(`customer-cus_${i}`, [ev('customer.updated', { id: `cus_${i}`, changes: { name: `Late ${i}` } })], 'any');
   t.ok(await projector.waitFor(await events.head(), 5000));
   await projector.stop();
   const incremental = await allDocs(reads);
+  t.equal(incremental.customers.length, 30);
+  t.strictSame(
+    incremental.tags.map((d) => d.id),
+    ['tag_2'],
+  );
   const result = await projector.rebuild();
-  t.equal(result.events, 40);
-  t.strictSame(await allDocs(reads), incremental);
+  t.equal(result.events, 48);
+  t.strictSame(await allDocs(reads), incremental, 'all in memory, one bulk write');
+  // Documents written out every 4 changes: later events read them back from the store.
+  const small = new Projector(events, reads, ALL_PROJECTIONS, silentLogger, { rebuildFlushAt: 4 });
+  await small.rebuild();
+  t.strictSame(await allDocs(reads), incremental, 'flushed every few documents');
 });
 
 t.test('a new projector resumes from the checkpoint and catches up', async (t) => {
