@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Child, nodeJson, startNode, stop } from './children';
+import { Row, scaledMain } from './scaled';
 import { benchArticles, importArticles } from './agent';
 import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
 import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
@@ -455,7 +456,37 @@ const main = async () => {
   }
 };
 
-main().catch((err) => {
+/** One HTTP row of the scaled run, measured as the embedded rows are (warm-up, then SECONDS against each). */
+const measureRow = async (row: Row, base: string, key: string, baselineUrl: string): Promise<string[]> => {
+  const auth = { authorization: `Bearer ${key}` };
+  const headers = row.method === 'POST' ? { ...auth, 'content-type': 'application/json' } : auth;
+  const svc = await measure({ url: `${base}${row.path}`, method: row.method, headers, uniqueBodies: row.body }, row.connections);
+  const bl = await measure({ url: `${baselineUrl}/x`, method: row.method, headers, uniqueBodies: row.body }, row.connections);
+  return [
+    row.name,
+    String(row.connections),
+    fmt(svc.rps),
+    fmt(bl.rps),
+    fmt(bl.rps > 0 ? svc.rps / bl.rps : 0, 2),
+    `${svc.p99} ms`,
+    `${bl.p99} ms`,
+    `${fmt(bl.p99 > 0 ? svc.p99 / bl.p99 : Infinity, 1)}×`,
+    `${svc.non2xx}/${svc.errors}`,
+  ];
+};
+
+const entry = process.argv.includes('--topology=scaled')
+  ? scaledMain({
+      root: ROOT,
+      measureRow,
+      header: ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err'],
+      table,
+      seed,
+      waitForKey,
+      request,
+    })
+  : main();
+entry.catch((err) => {
   process.stderr.write(`benchmark could not run: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
