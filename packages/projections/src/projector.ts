@@ -205,7 +205,7 @@ class WriteBehind implements Documents {
 
   private of(c: Collection<Doc>): Map<string, Doc | null> {
     let m = this.pending.get(c);
-    if (!m) this.pending.set(c, (m = new Map()));
+    if (!m) this.pending.set(c, (m = new Map<string, Doc | null>()));
     return m;
   }
 

@@ -118,7 +118,7 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     return this.op(async () => {
       await this.c.bulkWrite(
         [
-          ...puts.map((doc) => ({ replaceOne: { filter: { _id: doc.id }, replacement: { ...doc, _id: doc.id } as Stored, upsert: true } })),
+          ...puts.map((doc) => ({ replaceOne: { filter: { _id: doc.id }, replacement: { ...doc, _id: doc.id }, upsert: true } })),
           ...deletes.map((id) => ({ deleteOne: { filter: { _id: id } } })),
         ],
         { ordered: false },
