@@ -66,6 +66,15 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   // "a" was only paused: its next round finds its leases gone and stops its projectors.
   await a.tick();
   t.strictSame(a.owned, []);
+  await a.stop();
+  // An instance gone for ten lease lifetimes is forgotten (each run has an id of its own).
+  const members = reads.collection({ name: 'projector_members' });
+  await members.put({ id: 'gone', expires_at: now - 1 });
+  await b.tick();
+  t.ok(await members.get('gone'), 'recently gone: still known');
+  now += 10 * 10_000 + 1;
+  await b.tick();
+  t.strictSame((await members.find({})).items.map((m) => m.id), ['b']);
 });
 
 t.test('an API process waits on the projectors’ signals, and polls only as a fallback', async (t) => {

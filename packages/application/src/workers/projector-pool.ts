@@ -63,7 +63,10 @@ export class ProjectorPool implements Worker {
     try {
       const now = clock.now().getTime();
       await this.members.put({ id: this.holder, expires_at: now + leases.ttlMs });
-      const live = (await this.members.find({})).items.filter((m) => m.expires_at > now).length;
+      const members = (await this.members.find({})).items;
+      const live = members.filter((m) => m.expires_at > now).length;
+      // Instances gone long ago (each run has its own id) are forgotten.
+      for (const m of members) if (m.expires_at < now - 10 * leases.ttlMs) await this.members.delete(m.id);
       const share = Math.ceil(this.projections.length / Math.max(1, live));
       for (const [name, h] of [...this.held]) {
         if (await leases.renew(readModelLease(name), h.token)) continue;
