@@ -74,7 +74,10 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   t.ok(await members.get('gone'), 'recently gone: still known');
   now += 10 * 10_000 + 1;
   await b.tick();
-  t.strictSame((await members.find({})).items.map((m) => m.id), ['b']);
+  t.strictSame(
+    (await members.find({})).items.map((m) => m.id),
+    ['b'],
+  );
 });
 
 t.test('an API process waits on the projectors’ signals, and polls only as a fallback', async (t) => {
