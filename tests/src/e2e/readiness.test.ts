@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { Application, loadConfig, openEngines, silentLogger } from '@support/application';
+import { createHttpApp } from '@support/api';
+import { client } from '../support/client';
+import { removeDir, tempDir } from '../support/service';
+
+// GET /readyz says whether to send the process traffic: every engine answers, and no consumer
+// lags. An engine that cannot be reached turns it 503, naming the engine, while /healthz
+// (alive) stays 200.
+t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200', async (t) => {
+  const dir = tempDir('ready-');
+  const config = { ...loadConfig({}), dataDir: dir };
+  const engines = openEngines(config);
+  let busDown = false;
+  const ping = engines.bus.ping.bind(engines.bus);
+  engines.bus.ping = () => (busDown ? Promise.reject(new Error('bus unreachable')) : ping());
+  const app = new Application({ config, log: silentLogger, engines, projector: false });
+  const server = createHttpApp(app).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  t.teardown(async () => {
+    server.close();
+    await app.stop();
+    removeDir(dir);
+  });
+  const api = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const ready = await api.get('/readyz');
+  t.strictSame(
+    { status: ready.status, body: ready.body },
+    {
+      status: 200,
+      body: { status: 'ready', role: 'api', instance: config.instanceId, engines: { event_store: 'ok', read_store: 'ok', bus: 'ok' }, lagging: [] },
+    },
+  );
+  busDown = true;
+  const down = await api.get('/readyz');
+  t.strictSame(
+    { status: down.status, body: down.body },
+    {
+      status: 503,
+      body: {
+        status: 'not_ready',
+        role: 'api',
+        instance: config.instanceId,
+        engines: { event_store: 'ok', read_store: 'ok', bus: 'bus unreachable' },
+        lagging: [],
+      },
+    },
+  );
+  t.equal((await api.get('/healthz')).status, 200, 'alive all the same');
+});
