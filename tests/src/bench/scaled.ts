@@ -197,6 +197,9 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
       const seconds = (performance.now() - started) / 1000;
       const received = receiver!.on(path_).length;
       await Promise.all(running.map((c) => stop(c.proc)));
+      // The next run's events must not also go to this endpoint (that would double its work).
+      const removed = await tools.request(`${base}/webhook_endpoints/${String(endpoint.body.id)}`, key, undefined, 'DELETE');
+      if (removed.status >= 300) throw new Error(`DELETE /webhook_endpoints answered ${removed.status}`);
       return { dispatchers, events: n, received, seconds, perSecond: received / seconds };
     };
     process.stdout.write(`scaled: dispatcher throughput (${DISPATCH_MESSAGES} events, receiver ${RECEIVER_DELAY_MS} ms)…\n`);
