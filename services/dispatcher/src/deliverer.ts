@@ -8,6 +8,13 @@ export interface DelivererOptions {
   concurrency?: number;
   /** Longest sleep between scans for due retries. */
   maxIdleMs?: number;
+  /**
+   * With several dispatchers: how long a new delivery (no attempt yet) is left to the process
+   * whose intake recorded it before a scan elsewhere takes it over. Each then sends its own
+   * intake's deliveries without racing the others for them, and a busy or dead one's backlog
+   * is still taken over. 0 (the default) with one dispatcher.
+   */
+  takeOverAfterMs?: number;
   extra?: SendExtra;
 }
 
@@ -15,21 +22,33 @@ const ACK_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'Service-Webhooks/1.0';
 /** How long a delivery whose attempt another taker holds is left alone before it is looked at again. */
 const HELD_RECHECK_MS = 1000;
+/** New deliveries kept in memory at most; past that they wait in the store for a scan. */
+const MAX_READY = 5000;
 
 /**
- * Sends due deliveries: scans pending ones by due time, takes each attempt's lease (so no
- * attempt goes out twice, across processes), signs the exact bytes it sends, records the
- * outcome and schedules the next attempt. Everything it needs is in the read store, so a
- * restart picks up retries that fell due meanwhile.
+ * Sends due deliveries. What this process's intake records is handed over at once (`due` with
+ * the doc); a scan of pending deliveries by due time finds the rest: retries, and what a
+ * restart or another dispatcher left. Each attempt's lease makes sure no attempt goes out
+ * twice, across processes; the exact bytes sent are signed; the outcome is booked with the
+ * next attempt's schedule. Everything it needs is in the read store, so a restart picks up
+ * retries that fell due meanwhile.
  */
 export class Deliverer {
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly active = new Map<string, Promise<void>>();
+  /** To attempt next, in order: handed over by intake or found due by a scan. */
+  private readonly ready = new Map<string, DeliveryDoc>();
   /** Deliveries whose next attempt was held by another taker, and when to look again. */
   private readonly held = new Map<string, number>();
-  private readonly onDue = () => this.wake();
+  private scanWanted = true;
+  private nextScanAt = 0;
+  private readonly onDue = (doc?: DeliveryDoc) => {
+    if (!doc) this.scanWanted = true;
+    else if (this.ready.size < MAX_READY && !this.active.has(doc.id)) this.ready.set(doc.id, doc);
+    this.wake();
+  };
 
   constructor(
     private readonly app: Application,
@@ -71,54 +90,25 @@ export class Deliverer {
   }
 
   private async run(): Promise<void> {
-    const concurrency = this.options.concurrency ?? 64;
     const maxIdle = this.options.maxIdleMs ?? 1000;
     while (this.running) {
-      // A turn of the event loop between scans: the store's calls may settle without one, and
-      // a scan that finds work at once must never keep requests and timers waiting.
+      // A turn of the event loop between rounds: the store's calls may settle without one, and
+      // a round that finds work at once must never keep requests and timers waiting.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const now = this.app.clock.now().getTime();
-      let nextDue = now + maxIdle;
-      try {
-        const { items } = await this.app.webhookRecords.deliveryDocs.find({
-          where: { status: 'pending' },
-          orderBy: { field: 'next_retry_ms', direction: 'asc' },
-          limit: 200,
-        });
-        // Pending and due now, of the first 200 by due time (what is waiting for a sender).
-        this.stats.due = items.filter((d) => d.next_retry_ms !== null && d.next_retry_ms <= now).length;
-        this.report(now);
-        for (const d of items) {
-          if (this.active.has(d.id) || d.next_retry_ms === null) continue;
-          if (d.next_retry_ms > now) {
-            nextDue = Math.min(nextDue, d.next_retry_ms);
-            break;
-          }
-          if ((this.held.get(d.id) ?? 0) > now) continue;
-          if (this.active.size >= concurrency) break;
-          let outcome: 'done' | 'held' = 'done';
-          const attempt = this.attempt(d)
-            .then(
-              (o) => {
-                outcome = o;
-              },
-              (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }),
-            )
-            .finally(() => {
-              this.active.delete(d.id);
-              // A held attempt changed nothing: looking again at once would only find it held.
-              if (outcome === 'held') this.held.set(d.id, this.app.clock.now().getTime() + HELD_RECHECK_MS);
-              else {
-                this.held.delete(d.id);
-                this.wake();
-              }
-            });
-          this.active.set(d.id, attempt);
+      // A scan only when asked or due, not after every attempt: with a backlog, rescanning
+      // the store per finished attempt cost more than the attempts.
+      if (this.scanWanted || now >= this.nextScanAt) {
+        this.scanWanted = false;
+        this.nextScanAt = now + maxIdle;
+        try {
+          await this.scan(now);
+        } catch (err) {
+          this.log.error('scanning deliveries failed; retrying', { error: String(err) });
         }
-      } catch (err) {
-        this.log.error('scanning deliveries failed; retrying', { error: String(err) });
       }
-      const sleep = Math.max(5, nextDue - this.app.clock.now().getTime());
+      this.fill();
+      const sleep = Math.max(5, this.nextScanAt - this.app.clock.now().getTime());
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, sleep);
         this.wakeUp = () => {
@@ -128,6 +118,61 @@ export class Deliverer {
       });
       this.wakeUp = null;
     }
+  }
+
+  /** Pending deliveries due now, of the first 200 by due time, join the ready ones. */
+  private async scan(now: number): Promise<void> {
+    const takeOver = this.options.takeOverAfterMs ?? 0;
+    const { items } = await this.app.webhookRecords.deliveryDocs.find({
+      where: { status: 'pending' },
+      orderBy: { field: 'next_retry_ms', direction: 'asc' },
+      limit: 200,
+    });
+    this.stats.due = items.filter((d) => d.next_retry_ms !== null && d.next_retry_ms <= now).length;
+    this.report(now);
+    for (const d of items) {
+      if (d.next_retry_ms === null || this.active.has(d.id) || this.ready.has(d.id)) continue;
+      if (d.next_retry_ms > now) {
+        this.nextScanAt = Math.min(this.nextScanAt, d.next_retry_ms);
+        break;
+      }
+      if ((this.held.get(d.id) ?? 0) > now) continue;
+      // Another dispatcher's intake recorded it a moment ago: that one is sending it.
+      if (d.attempt_count === 0 && d.next_retry_ms > now - takeOver) continue;
+      this.ready.set(d.id, d);
+    }
+  }
+
+  /** Starts attempts from the ready ones while there is room. */
+  private fill(): void {
+    const concurrency = this.options.concurrency ?? 64;
+    const now = this.app.clock.now().getTime();
+    for (const [id, doc] of this.ready) {
+      if (this.active.size >= concurrency) break;
+      this.ready.delete(id);
+      // One attempt at a time per delivery: the booking of the one out decides what is next.
+      if (this.active.has(id) || (this.held.get(id) ?? 0) > now) continue;
+      this.launch(doc);
+    }
+  }
+
+  private launch(d: DeliveryDoc): void {
+    let outcome: 'done' | 'held' = 'done';
+    const attempt = this.attempt(d)
+      .then(
+        (o) => {
+          outcome = o;
+        },
+        (err) => this.log.error('delivery attempt failed unexpectedly', { delivery_id: d.id, error: String(err) }),
+      )
+      .finally(() => {
+        this.active.delete(d.id);
+        // A held attempt changed nothing: looking again at once would only find it held.
+        if (outcome === 'held') this.held.set(d.id, this.app.clock.now().getTime() + HELD_RECHECK_MS);
+        else this.held.delete(d.id);
+        if (this.ready.size > 0) this.wake();
+      });
+    this.active.set(d.id, attempt);
   }
 
   /** One attempt of a delivery; `held` when another taker has it (nothing was done). */
@@ -189,6 +234,11 @@ export class Deliverer {
     const next = final ? null : this.app.clock.now().getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
     const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next };
     await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
+    // Its next attempt is this process's to find: a scan when it falls due.
+    if (next !== null && next < this.nextScanAt) {
+      this.nextScanAt = next;
+      this.wake();
+    }
     this.stats.attempts += 1;
     if (!result.ok) this.stats.failed += 1;
     if (!result.ok)

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import { LogConsumer, type Application, type Logger } from '@support/application';
-import type { BusSubscription } from '@support/bus';
+import type { BusMessage, BusSubscription } from '@support/bus';
 import { createMailer } from '@support/webhooks';
 import { Deliverer } from './deliverer';
 import { Intake } from './intake';
 import { Notifier } from './notifier';
 import { Payloads } from './payloads';
 import { DISPATCHER_DURABLE, EVENTS_SUBJECT, fromBusMessage } from './subjects';
+
+/** Bus messages taken in at once by one dispatcher. */
+const INTAKE_PULLS = 8;
+/** How long a new delivery is left to the dispatcher that took its event in (then any may send it). */
+const TAKE_OVER_AFTER_MS = 5000;
 
 export interface DispatcherOptions {
   /**
@@ -25,7 +30,7 @@ export class Dispatcher {
   private readonly deliverer: Deliverer;
   private readonly notifier: Notifier | null;
   private logConsumer: LogConsumer | null = null;
-  private busSubscription: BusSubscription | null = null;
+  private readonly busSubscriptions: BusSubscription[] = [];
 
   constructor(
     private readonly app: Application,
@@ -34,7 +39,11 @@ export class Dispatcher {
   ) {
     this.intake = new Intake(app, new Payloads(app.engines.events, app));
     const { retryBaseMs, retryMaxMs } = app.config.webhooks;
-    this.deliverer = new Deliverer(app, log, { policy: { baseMs: retryBaseMs, maxMs: retryMaxMs } });
+    this.deliverer = new Deliverer(app, log, {
+      policy: { baseMs: retryBaseMs, maxMs: retryMaxMs },
+      // Competing dispatchers each send what their own intake took from the bus.
+      takeOverAfterMs: options.source === 'bus' ? TAKE_OVER_AFTER_MS : 0,
+    });
     this.notifier = options.notify
       ? new Notifier(app, createMailer({ smtpUrl: app.config.smtpUrl, outboxDir: join(app.config.dataDir, 'outbox') }), log)
       : null;
@@ -46,18 +55,20 @@ export class Dispatcher {
       this.logConsumer = new LogConsumer(this.app.engines.events, this.app.engines.reads, 'dispatcher', (event) => this.intake.accept(event), this.log);
       await this.logConsumer.start();
     } else {
-      this.busSubscription = await this.app.engines.bus.consume(
-        { durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 },
-        async (message) => {
-          try {
-            await this.intake.accept(fromBusMessage(message.data));
-            await message.ack();
-          } catch (err) {
-            this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });
-            await message.nak(1000);
-          }
-        },
-      );
+      // Intake waits on the store a few times per event: several pulls at once keep one
+      // dispatcher's intake from being its bottleneck. The order events are taken in does not
+      // matter: ids and payloads are derived from each event and its own stream.
+      const handle = async (message: BusMessage) => {
+        try {
+          await this.intake.accept(fromBusMessage(message.data));
+          await message.ack();
+        } catch (err) {
+          this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });
+          await message.nak(1000);
+        }
+      };
+      const options = { durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 };
+      for (let i = 0; i < INTAKE_PULLS; i++) this.busSubscriptions.push(await this.app.engines.bus.consume(options, handle));
     }
     this.deliverer.start();
     await this.notifier?.start();
@@ -69,7 +80,7 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     await this.logConsumer?.stop();
-    await this.busSubscription?.close();
+    await Promise.all(this.busSubscriptions.map((s) => s.close()));
     await this.deliverer.stop();
     await this.notifier?.stop();
   }

@@ -1,4 +1,6 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 
@@ -15,7 +17,12 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
   new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
+    // BENCH_LOG_DIR keeps every child's whole output, one file per process (for a look at why a figure is what it is).
+    const file = process.env.BENCH_LOG_DIR
+      ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}-${env.INSTANCE_ID ?? proc.pid}.log`))
+      : null;
     const keep = (line: string) => {
+      file?.write(`${line}\n`);
       tail.push(line);
       if (tail.length > 20) tail.shift();
     };
@@ -40,6 +47,7 @@ export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegEx
     });
     proc.once('error', (err) => fail(err.message));
     proc.once('exit', (code, signal) => {
+      file?.end();
       if (!found) fail(`exited early (code ${code}, signal ${signal})`);
     });
   });

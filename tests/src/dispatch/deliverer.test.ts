@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { Application, loadConfig, silentLogger } from '@support/application';
+import { Application, type Clock, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
 // The deliverer is internal to the dispatcher service; tested through its compiled module.
 import { Deliverer } from '@support/dispatcher/dist/deliverer';
@@ -10,11 +10,12 @@ import { until } from '../support/wait';
 // again without letting the event loop turn, so the whole process stopped answering until the
 // lease ran out a minute later.
 
-const setup = async (t: Test) => {
+const setup = async (t: Test, options: { clock?: Clock; takeOverAfterMs?: number } = {}) => {
   const dir = tempDir('deliverer-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: silentLogger, projector: true });
+  const config = loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const app = new Application({ config, log: silentLogger, projector: true, clock: options.clock });
   await app.start();
-  const deliverer = new Deliverer(app, silentLogger, { policy: { baseMs: 60_000, maxMs: 60_000 } });
+  const deliverer = new Deliverer(app, silentLogger, { policy: { baseMs: 60_000, maxMs: 60_000 }, takeOverAfterMs: options.takeOverAfterMs });
   t.teardown(async () => {
     await deliverer.stop();
     await app.stop();
@@ -92,4 +93,29 @@ t.test('retries in quick succession: every attempt booked under its own number, 
     t.equal(await app.webhookRecords.lease('whd_test1', attempt), 'held', `attempt ${attempt} was taken once and is booked`);
   }
   t.equal(await app.webhookRecords.lease('whd_test1', doc!.attempt_count + 1), 'taken', 'the next attempt number is free: no booking was undone');
+});
+
+t.test('on the bus, a new delivery is left to the intake that recorded it, then taken over', async (t) => {
+  // The test moves time on: the take-over waits a minute here.
+  let offset = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
+  const { app, deliverer, workspaceId, endpointId } = await setup(t, { clock, takeOverAfterMs: 60_000 });
+  deliverer.start();
+  // whd_test1 was recorded before this deliverer ran, as another dispatcher's intake would;
+  // whd_test2 is this process's own (enqueue hands it over).
+  const attempts = async (id: string) => (await app.webhookRecords.deliveryDocs.get(id))!.attempt_count;
+  await app.webhookRecords.recordEvent({
+    id: 'evt_test2',
+    workspace_id: workspaceId,
+    type: 'ping',
+    data: { object: 'webhook_endpoint', id: endpointId },
+    created_at: clock.now().toISOString(),
+  });
+  await app.webhookRecords.enqueue({ id: 'whd_test2', workspace_id: workspaceId, endpoint_id: endpointId, event_id: 'evt_test2', event_type: 'ping' });
+  await until(async () => (await attempts('whd_test2')) === 1, 10_000, 20, 'its own delivery attempted');
+  t.equal(await attempts('whd_test1'), 0, "the other intake's new delivery is left to it");
+  offset = 61_000;
+  deliverer.wake();
+  await until(async () => (await attempts('whd_test1')) === 1, 10_000, 20, 'taken over');
+  t.pass('after the take-over time, this deliverer sends it');
 });

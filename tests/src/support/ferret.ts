@@ -67,8 +67,9 @@ export class LocalFerretDb {
         `--sqlite-url=file:${this.dataDir}/`,
         `--listen-addr=127.0.0.1:${this.port}`,
         '--telemetry=disable',
-        // No debug HTTP listener (its fixed default port would clash between servers), state next to the data.
-        '--debug-addr=-',
+        // No debug HTTP listener (its fixed default port would clash between servers) unless
+        // FERRETDB_DEBUG_ADDR asks for one (its /debug/metrics count commands and their time).
+        `--debug-addr=${process.env.FERRETDB_DEBUG_ADDR ?? '-'}`,
         `--state-dir=${this.dataDir}`,
         '--log-level=warn',
       ],

@@ -77,7 +77,10 @@ export class WebhookRecords {
   readonly eventDocs: Collection<WebhookEventDoc>;
   readonly deliveryDocs: Collection<DeliveryDoc>;
   private readonly leases: Collection<LeaseDoc>;
-  /** Wakes a dispatcher in this process when something becomes due. */
+  /**
+   * Wakes a dispatcher in this process: `due` with a new delivery (its to send), or with
+   * nothing when a retry made one due (its scan finds it).
+   */
   readonly due = new EventEmitter();
 
   constructor(
@@ -96,10 +99,10 @@ export class WebhookRecords {
     await this.eventDocs.insert(doc);
   }
 
-  /** A new delivery, due now. */
+  /** A new delivery, due now: handed to this process's dispatcher, if it runs one (`due` with the doc). */
   async enqueue(delivery: Pick<DeliveryDoc, 'id' | 'workspace_id' | 'endpoint_id' | 'event_id' | 'event_type'>): Promise<void> {
     const now = this.clock.now();
-    await this.deliveryDocs.insert({
+    const doc: DeliveryDoc = {
       ...delivery,
       status: 'pending',
       attempt_count: 0,
@@ -111,8 +114,9 @@ export class WebhookRecords {
       last_error: null,
       created_at: now.toISOString(),
       schedule_id: randomUUID(),
-    });
-    this.due.emit('due');
+    };
+    // Recorded before (an event taken in twice): whoever has it, sends it.
+    if (await this.deliveryDocs.insert(doc)) this.due.emit('due', doc);
   }
 
   /** The retry operation: one more attempt, now, whatever the delivery's state. */
