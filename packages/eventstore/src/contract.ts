@@ -80,6 +80,32 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     t.equal((await store.readStream(s)).length, 2);
   });
 
+  t.test('concurrent appends: a conflict fails only its own append', async (t) => {
+    const hot = stream('hot');
+    const other = stream('other');
+    await store.append(hot, [event('x.0')], 'no_stream');
+    // Sent at once, as concurrent requests do (the SQLite store commits them as one group).
+    const results = await Promise.allSettled([
+      store.append(hot, [event('x.a')], 0),
+      store.append(other, [event('y.0'), event('y.1')], 'no_stream'),
+      store.append(hot, [event('x.b')], 0),
+    ]);
+    t.strictSame(
+      results.map((r) => r.status),
+      results[0].status === 'fulfilled' ? ['fulfilled', 'fulfilled', 'rejected'] : ['rejected', 'fulfilled', 'fulfilled'],
+      'one of the two at revision 0 wins; the other stream is not affected',
+    );
+    t.type(
+      results.find((r) => r.status === 'rejected') && (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason,
+      WrongExpectedRevisionError,
+    );
+    t.equal((await store.readStream(hot)).length, 2);
+    t.strictSame(
+      (await store.readStream(other)).map((e) => e.type),
+      ['y.0', 'y.1'],
+    );
+  });
+
   t.test('readAll pages through the global log after a position', async (t) => {
     const from = await store.head();
     const s = stream('all');

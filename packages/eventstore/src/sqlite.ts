@@ -27,6 +27,14 @@ const toRecorded = (r: Row): RecordedEvent => ({
   position: { commit: BigInt(r.seq), prepare: BigInt(r.seq) },
 });
 
+interface PendingAppend {
+  stream: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+  resolve(result: AppendResult): void;
+  reject(err: unknown): void;
+}
+
 /**
  * The embedded event store: one SQLite table in WAL mode. The unique (stream, revision)
  * index and IMMEDIATE transactions make appends safe across processes.
@@ -35,7 +43,10 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
   private readonly stmts;
-  private readonly appendImmediate: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+  /** Commits a group of appends in one IMMEDIATE transaction; each append in its own savepoint. */
+  private readonly commitGroup: (group: readonly PendingAppend[]) => (AppendResult | Error)[];
+  /** Appends waiting for the next group commit (the next turn of the event loop). */
+  private pending: PendingAppend[] = [];
   /**
    * The last non-empty batches read, by the position they start after: several subscribers in
    * one process (projector, dispatcher…) wake for the same append and share one read. Only
@@ -71,8 +82,19 @@ export class SqliteEventStore implements EventStore {
       after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
       head: this.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events'),
     };
-    const tx = this.db.transaction(this.appendTx);
-    this.appendImmediate = (stream, events, expected) => tx.immediate(stream, events, expected);
+    // Nested in the group's transaction, better-sqlite3 runs it as a savepoint: an append that
+    // fails its expected revision rolls back alone, and the others of the group still commit.
+    const one = this.db.transaction(this.appendTx);
+    const group = this.db.transaction((appends: readonly PendingAppend[]) =>
+      appends.map((a) => {
+        try {
+          return one(a.stream, a.events, a.expected);
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
+    this.commitGroup = (appends) => group.immediate(appends);
   }
 
   private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
@@ -89,11 +111,38 @@ export class SqliteEventStore implements EventStore {
     return { revision, position: { commit: seq, prepare: seq } };
   };
 
-  async append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const result = this.appendImmediate(stream, events, expected);
+  /**
+   * Group commit: the appends that arrive during one turn of the event loop (concurrent
+   * requests) are committed together, one transaction and one WAL write for all of them, each
+   * still checked against its expected revision in the order it came. Each resolves only
+   * once its group has committed.
+   */
+  append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.commitPending());
+      this.pending.push({ stream, events, expected, resolve, reject });
+    });
+  }
+
+  private commitPending(): void {
+    const appends = this.pending;
+    this.pending = [];
+    if (appends.length === 0) return;
+    let results: (AppendResult | Error)[];
+    try {
+      results = this.commitGroup(appends);
+    } catch (err) {
+      // The group could not commit (the database busy past its timeout…): none of it did.
+      for (const a of appends) a.reject(err);
+      return;
+    }
+    appends.forEach((a, i) => {
+      const r = results[i];
+      if (r instanceof Error) a.reject(r);
+      else a.resolve(r);
+    });
     this.appended.emit('append');
-    return result;
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -160,6 +209,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.commitPending();
     this.db.close();
   }
 }

@@ -66,12 +66,19 @@ export const PAYLOADS: Record<string, PayloadSpec> = {
   'sla.breached': sla,
 };
 
+/** Folds remembered per document (the most recently used; each is a few KB at most). */
+const FOLDS_KEPT = 10_000;
+
 /**
  * The resource as it stood right after the event: the event's own stream folded up to it
  * through the same pure projection that keeps the read model. Deterministic, so a redelivery
- * or a replay gives the same payload.
+ * or a replay gives the same payload. The fold is remembered per document, so the next event
+ * of a busy stream reads only what came after the last one (not its whole history each time).
+ * Counters kept from other streams (`crossStream`) are the read model's at intake time.
  */
 export class Payloads {
+  private readonly folds = new Map<string, { revision: number; doc: Doc | null }>();
+
   constructor(
     private readonly events: EventStore,
     private readonly app: Application,
@@ -81,18 +88,38 @@ export class Payloads {
     const spec = PAYLOADS[event.type];
     if (!spec) return null;
     const id = spec.target(event as unknown as ProjectedEvent);
-    let doc: Doc | null = null;
-    const history = spec.eventAlone ? [event] : await this.events.readStream(event.stream);
-    for (const e of history) {
-      if (e.revision > event.revision) break;
-      const projected = e as unknown as ProjectedEvent;
-      if (spec.projection.handles.includes(projected.type) && spec.projection.targets(projected).includes(id)) doc = spec.projection.apply(doc, projected);
-    }
+    let doc = spec.eventAlone ? this.fold(spec, id, null, [event], event.revision) : await this.foldStream(spec, id, event);
     if (!doc) return null;
     if (spec.crossStream) {
       const current = await this.app.engines.reads.collection(spec.projection.collection).get(id);
       if (current) for (const field of spec.crossStream) doc = { ...doc, [field]: current[field] };
     }
     return spec.serialize(doc, event as unknown as ProjectedEvent) as Record<string, unknown>;
+  }
+
+  /** The document folded from its stream up to the event, from the remembered fold when it is before the event. */
+  private async foldStream(spec: PayloadSpec, id: string, event: RecordedEvent): Promise<Doc | null> {
+    const key = `${spec.projection.collection.name}\u0000${id}\u0000${event.stream}`;
+    const known = this.folds.get(key);
+    // Taken in out of order (several pulls at once), or a replay: fold from the start.
+    const from = known && known.revision <= event.revision ? known : { revision: -1, doc: null };
+    const doc =
+      from.revision === event.revision
+        ? from.doc
+        : this.fold(spec, id, from.doc, await this.events.readStream(event.stream, from.revision + 1), event.revision);
+    this.folds.delete(key);
+    this.folds.set(key, { revision: event.revision, doc });
+    if (this.folds.size > FOLDS_KEPT) this.folds.delete(this.folds.keys().next().value!);
+    return doc;
+  }
+
+  private fold(spec: PayloadSpec, id: string, start: Doc | null, history: readonly RecordedEvent[], upTo: number): Doc | null {
+    let doc = start;
+    for (const e of history) {
+      if (e.revision > upTo) break;
+      const projected = e as unknown as ProjectedEvent;
+      if (spec.projection.handles.includes(projected.type) && spec.projection.targets(projected).includes(id)) doc = spec.projection.apply(doc, projected);
+    }
+    return doc;
   }
 }

@@ -31,3 +31,24 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
     'revisions without gaps or repeats',
   );
 });
+
+t.test('commands on one stream in one process take turns: 30 at once all land, none conflicts', async (t) => {
+  const dir = tempDir('turns-');
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
+  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Turns' });
+  const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
+  const { id } = await app.conversations.create(ctx, {});
+  // At once, as concurrent requests on a busy conversation: appends are group-committed, so
+  // without turns most would be decided on the same state and run out of retries (409).
+  const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => app.conversations.postMessage(ctx, id, { content: `m${i}` })));
+  t.strictSame(
+    results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    [],
+    'no conflict',
+  );
+  t.equal((await app.engines.events.readStream(`conversation-${id}`)).length, 1 + 30, 'every message is in the stream once');
+});

@@ -13,9 +13,16 @@ export interface Child {
 }
 
 /** Starts `node <script>` and waits for a stdout line matching `pattern`; later output is drained and dropped, but for lines matching `keepPattern`. */
-export const startNode = (script: string, env: NodeJS.ProcessEnv, pattern: RegExp, timeoutMs = 20_000, keepPattern?: RegExp): Promise<Child> =>
+export const startNode = (
+  script: string,
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+  keepPattern?: RegExp,
+  nodeArgs: string[] = [],
+): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
     // BENCH_LOG_DIR keeps every child's whole output, one file per process (for a look at why a figure is what it is).
     const file = process.env.BENCH_LOG_DIR

@@ -14,6 +14,45 @@ t.test('sqlite adapter', async (t) => {
   eventStoreContract(t, async () => new SqliteEventStore(join(dir, 'events.sqlite')));
 });
 
+t.test('sqlite adapter: a group commit checks each append in the order it came', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  t.teardown(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const e = (type: string) => ({
+    id: randomUUID(),
+    type,
+    data: {},
+    metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date().toISOString() },
+  });
+  await store.append('hot-1', [e('x.0')], 'no_stream');
+  // One turn of the event loop: one group. The third expects what the first leaves.
+  const results = await Promise.allSettled([store.append('hot-1', [e('x.a')], 0), store.append('hot-1', [e('x.b')], 0), store.append('hot-1', [e('x.c')], 1)]);
+  t.strictSame(
+    results.map((r) => (r.status === 'fulfilled' ? r.value.revision : (r.reason as Error).name)),
+    [1, 'WrongExpectedRevisionError', 2],
+  );
+  t.strictSame(
+    (await store.readStream('hot-1')).map((x) => x.type),
+    ['x.0', 'x.a', 'x.c'],
+    'the conflicting append rolled back alone',
+  );
+  // An append that fails half-way (its second event reuses an id) leaves none of its events.
+  const taken = (await store.readStream('hot-1'))[0].id;
+  const partial = await Promise.allSettled([
+    store.append('hot-2', [e('y.0'), { ...e('y.1'), id: taken }], 'no_stream'),
+    store.append('hot-3', [e('z.0')], 'no_stream'),
+  ]);
+  t.strictSame(
+    partial.map((r) => r.status),
+    ['rejected', 'fulfilled'],
+  );
+  t.strictSame(await store.readStream('hot-2'), [], 'nothing of the failed append');
+  t.equal((await store.readStream('hot-3')).length, 1, 'the rest of its group committed');
+});
+
 t.test('sqlite adapter: a second process sees appends of the first', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'es-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -38,3 +38,38 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   await intake.accept(log.find((e) => e.type === 'workspace.created')!);
   t.equal((await app.webhookRecords.events.find(workspace.id, {})).items.length, 1, 'types that are not webhook events are ignored');
 });
+
+t.test('payloads: each is the resource right after its event, whatever order events are built in', async (t) => {
+  const dir = tempDir('payloads-');
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
+  await app.start();
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
+  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Payloads' });
+  const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
+  const created = await app.customers.createOrMatch(ctx, { email: 'fold@example.com', name: 'Name 0' });
+  for (let i = 1; i <= 5; i++) await app.customers.update(ctx, created.id, { name: `Name ${i}` });
+  const log = (await app.engines.events.readAll(START, 1000)).filter((e) => e.stream === `customer-${created.id}`);
+  t.equal(log.length, 6, 'a create and five updates');
+  // Each built alone (a fresh fold from the stream's start): the reference.
+  const alone = await Promise.all(log.map((e) => new Payloads(app.engines.events, app).build(e)));
+  t.strictSame(
+    alone.map((p) => p!.name),
+    ['Name 0', 'Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5'],
+    'each payload is the customer right after its event',
+  );
+  const payloads = new Payloads(app.engines.events, app);
+  const inOrder = [];
+  for (const e of log) inOrder.push(await payloads.build(e));
+  t.strictSame(inOrder, alone, 'built in order, each from the fold remembered from the one before');
+  const shuffled = [3, 1, 5, 5, 0, 4, 2];
+  const outOfOrder = [];
+  for (const i of shuffled) outOfOrder.push(await payloads.build(log[i]));
+  t.strictSame(
+    outOfOrder,
+    shuffled.map((i) => alone[i]),
+    'built out of order and again, the same payloads',
+  );
+});

@@ -103,13 +103,44 @@ export const execute = <C, Ev extends DomainEvent, S>(
  * together: one append, so all of them happen or none (e.g. a conversation started by an
  * agent turn, with the turn's messages).
  */
-export const executeAll = async <C, Ev extends DomainEvent, S>(
+export const executeAll = <C, Ev extends DomainEvent, S>(
   deps: Deps,
   ctx: CommandContext,
   aggregate: Aggregate<C, Ev, S>,
   stream: string,
   commands: readonly (C | ((state: S) => C))[],
   attempts = ATTEMPTS,
+): Promise<Outcome<S, Ev>> => oneAtATime(deps.events, stream, () => decideAndAppend(deps, ctx, aggregate, stream, commands, attempts));
+
+/**
+ * Commands on one stream run one after another in a process: appends are group-committed a
+ * turn later, so two decided on the same state would conflict, and under load a hot stream
+ * (a busy conversation) would spend its retries on its own process. Conflicts then only come
+ * from other processes.
+ */
+const queues = new WeakMap<object, Map<string, Promise<void>>>();
+const oneAtATime = <T>(owner: object, key: string, run: () => Promise<T>): Promise<T> => {
+  let tails = queues.get(owner);
+  if (!tails) queues.set(owner, (tails = new Map()));
+  const result = (tails.get(key) ?? Promise.resolve()).then(run);
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  tails.set(key, tail);
+  void tail.then(() => {
+    if (tails.get(key) === tail) tails.delete(key);
+  });
+  return result;
+};
+
+const decideAndAppend = async <C, Ev extends DomainEvent, S>(
+  deps: Deps,
+  ctx: CommandContext,
+  aggregate: Aggregate<C, Ev, S>,
+  stream: string,
+  commands: readonly (C | ((state: S) => C))[],
+  attempts: number,
 ): Promise<Outcome<S, Ev>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await load(deps, aggregate, stream);

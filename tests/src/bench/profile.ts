@@ -1,0 +1,126 @@
+import autocannon from 'autocannon';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { nodeJson, startNode, stop } from './children';
+
+/**
+ * `npm run --silent bench:profile -- <get|list|create|message> [seconds] [--no-profile]`: one of the bench's
+ * HTTP scenarios against `npm start` run under `node --cpu-prof`, then where its CPU time went:
+ * self time by function and by file, and inclusive time of our own code. The .cpuprofile is kept
+ * (open it in Chrome DevTools or speedscope for the flame graph). What docs/performance.md cites.
+ */
+const ROOT = path.resolve(__dirname, '../../..');
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self and inclusive time per function, self time per file, as shares of all samples. */
+export const summarize = (profile: CpuProfile, top = 25): string => {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const time = new Map<number, number>();
+  profile.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...time.values()].reduce((a, b) => a + b, 0) || 1;
+  const short = (url: string) =>
+    url
+      .replace(/^file:\/\//, '')
+      .replace(/.*node_modules\//, '')
+      .replace(`${ROOT}/`, '');
+  const label = (id: number) => {
+    const f = byId.get(id)!.callFrame;
+    return `${f.functionName || '(anonymous)'} ${short(f.url)}:${f.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const files = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, t: number) => m.set(k, (m.get(k) ?? 0) + t);
+  for (const [id, t] of time) {
+    add(self, label(id), t);
+    add(files, short(byId.get(id)!.callFrame.url) || byId.get(id)!.callFrame.functionName, t);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = label(cur);
+      const url = byId.get(cur)!.callFrame.url;
+      if (!seen.has(k) && url.includes(ROOT) && !url.includes('node_modules')) add(inclusive, k, t);
+      seen.add(k);
+    }
+  }
+  const list = (title: string, m: Map<string, number>) =>
+    [
+      `== ${title}`,
+      ...[...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`),
+    ].join('\n');
+  return [list('self time by function', self), list('self time by file', files), list('inclusive time, our code', inclusive)].join('\n\n');
+};
+
+const main = async () => {
+  const scenario = process.argv[2] ?? 'get';
+  const seconds = Number(process.argv[3] ?? 8);
+  // --no-profile: the same run without the profiler, for a quick before/after of one change.
+  const profiling = !process.argv.includes('--no-profile');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'support-profile-'));
+  const outDir = mkdtempSync(path.join(tmpdir(), 'support-cpuprofile-'));
+  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: 'off' };
+  const service = await startNode(
+    path.join(ROOT, 'services/standalone/dist/main.js'),
+    env,
+    /listening on (http:\/\/\S+?\/v1)/,
+    30_000,
+    undefined,
+    profiling ? ['--cpu-prof', `--cpu-prof-dir=${outDir}`] : [],
+  );
+  try {
+    const admin = path.join(ROOT, 'services/admin/dist/main.js');
+    const ws = await nodeJson(admin, ['workspace', 'create', '--name', 'Profile', '--credits', '1000000000', '--json'], { DATA_DIR: dataDir });
+    const key = String((await nodeJson(admin, ['key', 'create', '--workspace', String(ws.id), '--name', 'profile', '--json'], { DATA_DIR: dataDir })).key);
+    const base = service.match;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const post = async (url: string, body: unknown) =>
+      (await (await fetch(base + url, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { id: string };
+    for (let i = 0; i < 50 && (await fetch(`${base}/me`, { headers })).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) ids.push((await post('/customers', { email: `seed${i}@example.com`, name: `Seed ${i}` })).id);
+    const conversation = (await post('/conversations', {})).id;
+    let n = 0;
+    const scenarios: Record<string, { url: string; connections: number; body?: () => string }> = {
+      get: { url: `/customers/${ids[0]}`, connections: 50 },
+      list: { url: '/customers?limit=20', connections: 50 },
+      create: { url: '/customers', connections: 10, body: () => JSON.stringify({ email: `load${++n}@example.com`, name: 'Load' }) },
+      message: { url: `/conversations/${conversation}/messages`, connections: 10, body: () => JSON.stringify({ content: `Load message ${++n}` }) },
+    };
+    const s = scenarios[scenario];
+    if (!s) throw new Error(`unknown scenario ${scenario} (known: ${Object.keys(scenarios).join(', ')})`);
+    const r = await autocannon({
+      url: base + s.url,
+      connections: s.connections,
+      duration: seconds,
+      method: s.body ? 'POST' : 'GET',
+      headers,
+      requests: s.body ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: s.body!() }) }] : undefined,
+    });
+    process.stdout.write(
+      `${scenario}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx} ${profiling ? ' (under the profiler)' : ''}\n\n`,
+    );
+  } finally {
+    await stop(service.proc);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (!profiling) return;
+  const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the service wrote no profile');
+  process.stdout.write(`${summarize(JSON.parse(readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile)}\n\nprofile: ${path.join(outDir, file)}\n`);
+};
+
+if (require.main === module)
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
