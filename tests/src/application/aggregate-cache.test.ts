@@ -46,7 +46,7 @@ t.test('commands on one stream in one process take turns: 30 at once all land, n
   // without turns most would be decided on the same state and run out of retries (409).
   const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => app.conversations.postMessage(ctx, id, { content: `m${i}` })));
   t.strictSame(
-    results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    results.filter((r) => r.status === 'rejected').map((r) => String(r.reason)),
     [],
     'no conflict',
   );

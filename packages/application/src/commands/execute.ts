@@ -121,7 +121,7 @@ export const executeAll = <C, Ev extends DomainEvent, S>(
 const queues = new WeakMap<object, Map<string, Promise<void>>>();
 const oneAtATime = <T>(owner: object, key: string, run: () => Promise<T>): Promise<T> => {
   let tails = queues.get(owner);
-  if (!tails) queues.set(owner, (tails = new Map()));
+  if (!tails) queues.set(owner, (tails = new Map<string, Promise<void>>()));
   const result = (tails.get(key) ?? Promise.resolve()).then(run);
   const tail = result.then(
     () => undefined,
