@@ -107,6 +107,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void> {
+    if (puts.length === 0 && deletes.length === 0) return;
     const put = this.stmt(`INSERT INTO "${this.table}" (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`);
     const del = this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`);
     this.db.transaction(() => {

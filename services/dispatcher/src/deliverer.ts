@@ -128,6 +128,8 @@ export class Deliverer {
       orderBy: { field: 'next_retry_ms', direction: 'asc' },
       limit: 200,
     });
+    // Held ones another taker has since sent are never looked at again: forget them once due.
+    for (const [id, until] of this.held) if (until <= now) this.held.delete(id);
     this.stats.due = items.filter((d) => d.next_retry_ms !== null && d.next_retry_ms <= now).length;
     this.report(now);
     for (const d of items) {
