@@ -233,8 +233,10 @@ export class Deliverer {
   /** Books an attempt's outcome on the delivery and schedules what comes next. */
   private async book(doc: DeliveryDoc, attempt: number, result: SendResult): Promise<void> {
     const final = result.ok || result.status === 410 || attempt >= MAX_ATTEMPTS;
-    const next = final ? null : this.app.clock.now().getTime() + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
-    const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next };
+    // One clock reading for both: the next attempt is exactly its delay after this one.
+    const at = this.app.clock.now().getTime();
+    const next = final ? null : at + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
+    const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next, attemptedAt: at };
     await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
     // Its next attempt is this process's to find: a scan when it falls due.
     if (next !== null && next < this.nextScanAt) {

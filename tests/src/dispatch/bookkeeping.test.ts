@@ -157,7 +157,7 @@ t.test('an outcome is booked once per attempt', async (t) => {
   const { app, enqueue, delivery } = await setup(t, 1);
   const [id] = await enqueue(1);
   const taken = (await delivery(id))!;
-  const outcome = { ok: false, status: 500, responseBody: 'no', error: 'HTTP 500', nextRetryMs: null };
+  const outcome = { ok: false, status: 500, responseBody: 'no', error: 'HTTP 500', nextRetryMs: null, attemptedAt: app.clock.now().getTime() };
   t.strictSame(await app.webhookRecords.book(taken, outcome), true);
   t.strictSame(await app.webhookRecords.book(taken, { ...outcome, status: 502 }), false, 'the same attempt again changes nothing');
   t.match(await delivery(id), { status: 'failed', attempt_count: 1, response_status: 500, last_error: 'HTTP 500' });

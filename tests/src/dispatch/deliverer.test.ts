@@ -61,7 +61,14 @@ t.test('a retry and a booking written at once both count', async (t) => {
   const later = app.clock.now().getTime() + 60_000;
   const taken = (await app.webhookRecords.deliveryDocs.get('whd_test1'))!;
   await Promise.all([
-    app.webhookRecords.book(taken, { ok: false, status: null, responseBody: null, error: 'ECONNREFUSED', nextRetryMs: later }),
+    app.webhookRecords.book(taken, {
+      ok: false,
+      status: null,
+      responseBody: null,
+      error: 'ECONNREFUSED',
+      nextRetryMs: later,
+      attemptedAt: app.clock.now().getTime(),
+    }),
     app.webhookRecords.retry(workspaceId, endpointId, 'whd_test1'),
   ]);
   const doc = await app.webhookRecords.deliveryDocs.get('whd_test1');
@@ -118,4 +125,16 @@ t.test('on the bus, a new delivery is left to the intake that recorded it, then 
   deliverer.wake();
   await until(async () => (await attempts('whd_test1')) === 1, 10_000, 20, 'taken over');
   t.pass('after the take-over time, this deliverer sends it');
+});
+
+t.test('a retry is booked exactly its delay after the attempt (one clock reading for both)', async (t) => {
+  // A clock that moves on at every reading: two readings would show in the difference.
+  let readings = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + readings++) };
+  const { app, deliverer } = await setup(t, { clock });
+  deliverer.start();
+  await until(async () => (await app.webhookRecords.deliveryDocs.get('whd_test1'))!.attempt_count === 1, 10_000, 20, 'the first attempt booked');
+  const doc = (await app.webhookRecords.deliveryDocs.get('whd_test1'))!;
+  // Port 9 refuses at once; the policy's ceiling (60 s) caps the delay, jitter included.
+  t.equal(Date.parse(doc.next_retry_at!) - Date.parse(doc.last_attempt_at!), 60_000);
 });

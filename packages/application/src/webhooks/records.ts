@@ -47,6 +47,8 @@ export interface AttemptOutcome {
   error: string | null;
   /** When to try again; null when the delivery is done. */
   nextRetryMs: number | null;
+  /** When it was booked, in ms (`last_attempt_at`): the time `nextRetryMs` was reckoned from. */
+  attemptedAt: number;
 }
 
 interface LeaseDoc extends Doc {
@@ -137,10 +139,9 @@ export class WebhookRecords {
    * the attempt was booked already.
    */
   async book(doc: DeliveryDoc, outcome: AttemptOutcome): Promise<boolean> {
-    const now = this.clock.now();
     const result = {
       attempt_count: doc.attempt_count + 1,
-      last_attempt_at: now.toISOString(),
+      last_attempt_at: new Date(outcome.attemptedAt).toISOString(),
       response_status: outcome.status,
       response_body: outcome.responseBody,
       last_error: outcome.ok ? null : outcome.error,
