@@ -24,9 +24,11 @@ export const startNode = (
   new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
-    // BENCH_LOG_DIR keeps every child's whole output, one file per process (for a look at why a figure is what it is).
+    // BENCH_LOG_DIR keeps every child's whole output, a file per service and instance, appended (for a look at why a figure is what it is).
     const file = process.env.BENCH_LOG_DIR
-      ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}-${env.INSTANCE_ID ?? proc.pid}.log`))
+      ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}-${env.INSTANCE_ID ?? proc.pid}.log`), {
+          flags: 'a',
+        })
       : null;
     const keep = (line: string) => {
       file?.write(`${line}\n`);
