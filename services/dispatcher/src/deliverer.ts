@@ -140,7 +140,7 @@ export class Deliverer {
       }
       if ((this.held.get(d.id) ?? 0) > now) continue;
       // Another dispatcher's intake recorded it a moment ago: that one is sending it.
-      if (d.attempt_count === 0 && d.next_retry_ms > now - takeOver) continue;
+      if (d.next_retry_ms > now - takeOver && heldByIntake(d)) continue;
       this.ready.set(d.id, d);
     }
   }
@@ -274,5 +274,12 @@ export class Deliverer {
     }
   }
 }
+
+/**
+ * A delivery as its intake recorded it, never attempted nor rescheduled: the dispatcher that
+ * took its event in has it in hand. Pings (recorded by the API) and retries requested through
+ * the API are any dispatcher's to send at once.
+ */
+const heldByIntake = (d: DeliveryDoc) => d.attempt_count === 0 && d.event_type !== 'ping' && d.next_retry_ms === Date.parse(d.created_at);
 
 const describe = (r: SendResult) => r.error ?? `HTTP ${r.status}`;

@@ -107,23 +107,23 @@ t.test('on the bus, a new delivery is left to the intake that recorded it, then 
   let offset = 0;
   const clock: Clock = { now: () => new Date(Date.now() + offset) };
   const { app, deliverer, workspaceId, endpointId } = await setup(t, { clock, takeOverAfterMs: 60_000 });
-  deliverer.start();
-  // whd_test1 was recorded before this deliverer ran, as another dispatcher's intake would;
-  // whd_test2 is this process's own (enqueue hands it over).
   const attempts = async (id: string) => (await app.webhookRecords.deliveryDocs.get(id))!.attempt_count;
-  await app.webhookRecords.recordEvent({
-    id: 'evt_test2',
-    workspace_id: workspaceId,
-    type: 'ping',
-    data: { object: 'webhook_endpoint', id: endpointId },
-    created_at: clock.now().toISOString(),
-  });
-  await app.webhookRecords.enqueue({ id: 'whd_test2', workspace_id: workspaceId, endpoint_id: endpointId, event_id: 'evt_test2', event_type: 'ping' });
+  const record = async (event: string, delivery: string, type: string) => {
+    await app.webhookRecords.recordEvent({ id: event, workspace_id: workspaceId, type, data: { id: endpointId }, created_at: clock.now().toISOString() });
+    await app.webhookRecords.enqueue({ id: delivery, workspace_id: workspaceId, endpoint_id: endpointId, event_id: event, event_type: type });
+  };
+  // Recorded before this deliverer listens, as another dispatcher's intake would have.
+  await record('evt_test3', 'whd_test3', 'customer.created');
+  deliverer.start();
+  // whd_test1, a ping the API recorded (setup), is nobody's intake's: sent at once.
+  await until(async () => (await attempts('whd_test1')) === 1, 10_000, 20, 'the ping attempted');
+  // whd_test2 is this process's own: enqueue hands it over.
+  await record('evt_test2', 'whd_test2', 'customer.created');
   await until(async () => (await attempts('whd_test2')) === 1, 10_000, 20, 'its own delivery attempted');
-  t.equal(await attempts('whd_test1'), 0, "the other intake's new delivery is left to it");
+  t.equal(await attempts('whd_test3'), 0, "the other intake's new delivery is left to it");
   offset = 61_000;
   deliverer.wake();
-  await until(async () => (await attempts('whd_test1')) === 1, 10_000, 20, 'taken over');
+  await until(async () => (await attempts('whd_test3')) === 1, 10_000, 20, 'taken over');
   t.pass('after the take-over time, this deliverer sends it');
 });
 
