@@ -95,10 +95,7 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
       results[0].status === 'fulfilled' ? ['fulfilled', 'fulfilled', 'rejected'] : ['rejected', 'fulfilled', 'fulfilled'],
       'one of the two at revision 0 wins; the other stream is not affected',
     );
-    t.type(
-      results.find((r) => r.status === 'rejected') && (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason,
-      WrongExpectedRevisionError,
-    );
+    t.type(results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason, WrongExpectedRevisionError);
     t.equal((await store.readStream(hot)).length, 2);
     t.strictSame(
       (await store.readStream(other)).map((e) => e.type),
