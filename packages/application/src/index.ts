@@ -21,6 +21,7 @@ export * from './commands/ticket-activity';
 export * from './webhooks/ids';
 export * from './webhooks/records';
 export * from './queries/read-models';
+export * from './queries/json-view';
 export * from './ratelimit/counters';
 export * from './ratelimit/limiter';
 export * from './idempotency/store';

@@ -17,15 +17,27 @@ interface Row {
   metadata: string;
 }
 
-const toRecorded = (r: Row): RecordedEvent => ({
-  id: r.id,
-  stream: r.stream,
-  revision: r.revision,
-  type: r.type,
-  data: JSON.parse(r.data),
-  metadata: JSON.parse(r.metadata) as EventMetadata,
-  position: { commit: BigInt(r.seq), prepare: BigInt(r.seq) },
-});
+/**
+ * Data and metadata are parsed when first read: most consumers pass most events by their type
+ * alone (the knowledge index reads the whole log at every start for its article events).
+ */
+const toRecorded = (r: Row): RecordedEvent => {
+  let data: { value: unknown } | null = null;
+  let metadata: EventMetadata | null = null;
+  return {
+    id: r.id,
+    stream: r.stream,
+    revision: r.revision,
+    type: r.type,
+    get data(): unknown {
+      return (data ??= { value: JSON.parse(r.data) as unknown }).value;
+    },
+    get metadata() {
+      return (metadata ??= JSON.parse(r.metadata) as EventMetadata);
+    },
+    position: { commit: BigInt(r.seq), prepare: BigInt(r.seq) },
+  };
+};
 
 interface PendingAppend {
   stream: string;
@@ -43,6 +55,8 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
   private readonly stmts;
+  /** `readAll`'s statements, one per limit (few: each caller reads in batches of one size). */
+  private readonly readAllStatements = new Map<number, Database.Statement<[number], Row>>();
   /** Commits a group of appends in one IMMEDIATE transaction; each append in its own savepoint. */
   private readonly commitGroup: (group: readonly PendingAppend[]) => (AppendResult | Error)[];
   /** Appends waiting for the next group commit (the next turn of the event loop). */
@@ -79,7 +93,8 @@ export class SqliteEventStore implements EventStore {
       last: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
-      after: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
+      // The LIMIT is written into the text: bound, it makes SQLite re-prepare the statement on every run.
+      after: this.db.prepare<[number], Row>(`SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ${BATCH}`),
       head: this.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events'),
     };
     // Nested in the group's transaction, better-sqlite3 runs it as a savepoint: an append that
@@ -150,13 +165,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    return this.stmts.after.all(Number(after.commit), limit).map(toRecorded);
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`invalid limit: ${limit}`);
+    let stmt = this.readAllStatements.get(limit);
+    if (!stmt) {
+      stmt = this.db.prepare<[number], Row>(`SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ${limit}`);
+      this.readAllStatements.set(limit, stmt);
+    }
+    return stmt.all(Number(after.commit)).map(toRecorded);
   }
 
   private batchAfter(seq: number): RecordedEvent[] {
     const shared = this.recent.get(seq);
     if (shared) return shared;
-    const batch = this.stmts.after.all(seq, BATCH).map(toRecorded);
+    const batch = this.stmts.after.all(seq).map(toRecorded);
     if (batch.length > 0) {
       this.recent.set(seq, batch);
       if (this.recent.size > 8) this.recent.delete(this.recent.keys().next().value!);

@@ -20,5 +20,6 @@ export * from './resources/message';
 export * from './resources/webhook';
 export * from './resources/agent';
 export * from './middleware/utf8';
+export * from './middleware/body-methods';
 export * from './server/health';
 export * from './server/serve';

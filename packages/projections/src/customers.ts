@@ -1,6 +1,10 @@
 import { aggregateId, Projection } from './projection';
 
-export const CUSTOMERS = { name: 'customers', indexes: [['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'external_id']] } as const;
+export const CUSTOMERS = {
+  name: 'customers',
+  indexes: [['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'external_id']],
+  search: ['name', 'email', 'phone'],
+} as const;
 
 export const customersProjection: Projection = {
   collection: CUSTOMERS,

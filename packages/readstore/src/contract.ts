@@ -134,15 +134,66 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     t.equal(asc.hasMore, false);
   });
 
-  t.test('search is a case-insensitive substring match over several fields', async (t) => {
-    await people.put(person(20, { name: 'Ada LOVELACE', email: 'ada@math.org' }));
-    await people.put(person(21, { name: '100% real_name', email: 'x@y.z' }));
-    const ids = async (text: string) => (await people.find({ search: { fields: ['name', 'email'], text } })).items.map((p) => p.id);
-    t.same(await ids('lovelace'), ['p_0020']);
-    t.same(await ids('MATH.ORG'), ['p_0020']);
-    t.same(await ids('0% r'), ['p_0021'], '% is literal');
-    t.same(await ids('a_l'), [], '_ is literal');
-    t.same(await ids('.*'), [], 'regex characters are literal');
+  t.test('search is a case-insensitive substring match over several fields, with or without an index for it', async (t) => {
+    const name = `contract_search_${suffix}`;
+    // Written before the collection is first opened with its search index: a new index takes in what is there.
+    const before = await open();
+    await before.collection<Person>({ name, indexes: [['workspace_id']] }).put(person(22, { name: 'Grace Hopper', email: 'grace@navy.mil' }));
+    await before.close();
+    const searchable = store.collection<Person>({ name, indexes: [['workspace_id']], search: ['name', 'email'] });
+    t.teardown(() => searchable.clear());
+    for (const [label, c] of [
+      ['scan', people],
+      ['indexed', searchable],
+    ] as const) {
+      await c.put(person(20, { name: 'Ada LOVELACE', email: 'ada@math.org' }));
+      await c.put(person(21, { name: '100% real_name', email: 'x@y.z' }));
+      await c.put(person(23, { name: 'Zoë "Z" Ünal', email: 'zoe@example.com' }));
+      const ids = async (text: string, where = {}) => (await c.find({ where, search: { fields: ['name', 'email'], text }, limit: 10 })).items.map((p) => p.id);
+      t.same(await ids('lovelace'), ['p_0020'], label);
+      t.same(await ids('MATH.ORG'), ['p_0020'], label);
+      t.same(await ids('0% r'), ['p_0021'], `${label}: % is literal`);
+      t.same(await ids('a_l'), [], `${label}: _ is literal`);
+      t.same(await ids('.*'), [], `${label}: regex characters are literal`);
+      t.same(await ids('"Z"'), ['p_0023'], `${label}: quotes are literal`);
+      t.same(await ids('ad'), ['p_0020'], `${label}: two characters (below a trigram)`);
+      t.same(await ids('lovelace', { workspace_id: 'ws_odd' }), [], `${label}: with the other conditions`);
+      t.same(await ids('laceada'), [], `${label}: a match never spans two fields`);
+      await c.update('p_0020', { name: 'Ada Byron' });
+      t.same(await ids('lovelace'), [], `${label}: an update is searched as it now is`);
+      t.same(await ids('byron'), ['p_0020'], label);
+      await c.delete('p_0020');
+      t.same(await ids('byron'), [], `${label}: a deleted document is not found`);
+    }
+    const reopened = await open();
+    t.teardown(() => reopened.close());
+    const again = reopened.collection<Person>({ name, indexes: [['workspace_id']], search: ['name', 'email'] });
+    t.same(
+      (await again.find({ search: { fields: ['name', 'email'], text: 'hopper' } })).items.map((p) => p.id),
+      ['p_0022'],
+      'written before the index, found through it',
+    );
+    await again.writeMany([person(24, { name: 'Katherine Johnson' })], ['p_0022']);
+    t.same(
+      (await again.find({ search: { fields: ['name', 'email'], text: 'johnson' } })).items.map((p) => p.id),
+      ['p_0024'],
+      'bulk writes are indexed',
+    );
+    t.same((await again.find({ search: { fields: ['name', 'email'], text: 'hopper' } })).items, [], 'and bulk deletes');
+  });
+
+  t.test('getText and findText give the same documents as JSON text', async (t) => {
+    await people.put(person(50, { name: 'Text "quoted" ü' }));
+    t.equal(await people.getText('p_none'), null);
+    t.strictSame(JSON.parse((await people.getText('p_0050'))!), person(50, { name: 'Text "quoted" ü' }));
+    const query = { where: { workspace_id: 'ws_even' }, limit: 3 };
+    const [docs, texts] = [await people.find(query), await people.findText(query)];
+    t.strictSame(
+      { items: texts.items.map((text) => JSON.parse(text) as Person), hasMore: texts.hasMore },
+      docs,
+      'the same page, the same order, the same has-more',
+    );
+    t.equal(texts.hasMore, true);
   });
 
   t.test('ordering by another field', async (t) => {

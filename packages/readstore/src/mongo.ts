@@ -81,6 +81,16 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     });
   }
 
+  async getText(id: string): Promise<string | null> {
+    const doc = await this.get(id);
+    return doc === null ? null : JSON.stringify(doc);
+  }
+
+  async findText(q: FindQuery): Promise<FindResult<string>> {
+    const { items, hasMore } = await this.find(q);
+    return { items: items.map((doc) => JSON.stringify(doc)), hasMore };
+  }
+
   put(doc: T): Promise<void> {
     return this.op(async () => {
       await this.c.replaceOne({ _id: doc.id }, { ...doc, _id: doc.id }, { upsert: true });

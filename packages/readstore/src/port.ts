@@ -10,6 +10,12 @@ export interface CollectionSpec {
   name: string;
   /** Equality lookups to index: each entry is a list of fields, used as a prefix before `id`. */
   indexes?: readonly (readonly string[])[];
+  /**
+   * The fields a `search` query matches, to index for it: a search over exactly these fields
+   * then costs what it finds, not the collection's size (SQLite: a trigram full-text index,
+   * for texts of three characters or more; MongoDB scans: it has no substring index).
+   */
+  search?: readonly string[];
 }
 
 export interface FindQuery {
@@ -33,6 +39,12 @@ export interface FindResult<T> {
 export interface Collection<T extends Doc> {
   get(id: string): Promise<T | null>;
   find(query: FindQuery): Promise<FindResult<T>>;
+  /**
+   * `get` and `find` as JSON text, for answers rendered from it without a parse per request
+   * (SQLite hands back the text it stores; MongoDB's documents are serialized).
+   */
+  getText(id: string): Promise<string | null>;
+  findText(query: FindQuery): Promise<FindResult<string>>;
   /** Inserts or replaces the whole document. */
   put(doc: T): Promise<void>;
   /** Inserts only when the id is free; false when a document with that id exists. */

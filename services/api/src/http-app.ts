@@ -13,6 +13,7 @@ import {
   requestContext,
   utf8Check,
   utf8Watch,
+  withBodyOnly,
 } from '@support/http';
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
@@ -42,9 +43,10 @@ export const createHttpApp = (app: Application, probes: Probes = NO_PROBES, role
   koa.use(healthEndpoints(app, probes, role));
   koa.use(identify(app));
   koa.use(rateLimit(app));
-  koa.use(utf8Watch(BODY_LIMIT_BYTES));
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true }));
-  koa.use(utf8Check);
+  // Only requests whose method carries a body go through body parsing: reads skip three steps.
+  koa.use(withBodyOnly(utf8Watch(BODY_LIMIT_BYTES)));
+  koa.use(withBodyOnly(bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true })));
+  koa.use(withBodyOnly(utf8Check));
 
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {

@@ -52,3 +52,41 @@ t.test('commands on one stream in one process take turns: 30 at once all land, n
   );
   t.equal((await app.engines.events.readStream(`conversation-${id}`)).length, 1 + 30, 'every message is in the stream once');
 });
+
+t.test('commands that queue up on one stream go in one append; one that breaks a rule fails alone', async (t) => {
+  const dir = tempDir('group-');
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
+  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Group' });
+  const ctx = (n: number) => ({ workspaceId: workspace.id, actor: 'key_test', requestId: `req_${n}` });
+  const { id } = await app.conversations.create(ctx(0), {});
+  const results = await Promise.allSettled(
+    Array.from({ length: 30 }, (_, i) =>
+      app.conversations.postMessage(ctx(i), id, { content: i === 7 ? '   ' : `m${i}`, client_message_id: i === 20 || i === 21 ? 'twice' : undefined }),
+    ),
+  );
+  t.strictSame(
+    results.flatMap((r, i) => (r.status === 'rejected' ? [i] : [])),
+    [7],
+    'only the blank message is refused',
+  );
+  const outcomes = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const positions = new Set(outcomes.map((o) => String(o.position?.commit)));
+  t.ok(positions.size <= 3, `30 commands in ${positions.size} appends`);
+  const [first, second] = [outcomes[19], outcomes[20]];
+  t.strictSame(
+    { id: second.id, created: second.created },
+    { id: first.id, created: false },
+    'in one turn, the second use of a client_message_id sees the first',
+  );
+  const stream = await app.engines.events.readStream(`conversation-${id}`);
+  t.equal(stream.length, 1 + 28, 'every other message is in the stream once');
+  t.strictSame(
+    stream.slice(1).map((e) => (e.metadata as { request_id: string }).request_id),
+    Array.from({ length: 30 }, (_, i) => `req_${i}`).filter((r) => r !== 'req_7' && r !== 'req_21'),
+    'in order, each event with its own request id',
+  );
+});

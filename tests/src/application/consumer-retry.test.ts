@@ -22,6 +22,8 @@ const flaky = (inner: ReadStore) => {
       return {
         get: (id) => c.get(id),
         find: (q) => c.find(q),
+        getText: (id) => c.getText(id),
+        findText: (q) => c.findText(q),
         delete: (id) => c.delete(id),
         clear: () => c.clear(),
         put: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.put(doc)),

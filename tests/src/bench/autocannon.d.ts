@@ -24,7 +24,7 @@ declare module 'autocannon' {
     max: number;
   }
   interface Result {
-    requests: Histogram;
+    requests: Histogram & { total: number };
     latency: Histogram;
     errors: number;
     timeouts: number;

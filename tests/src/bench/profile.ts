@@ -61,6 +61,13 @@ export const summarize = (profile: CpuProfile, top = 25): string => {
   return [list('self time by function', self), list('self time by file', files), list('inclusive time, our code', inclusive)].join('\n\n');
 };
 
+/** The process's user + system CPU time so far, in ms (Linux /proc; clock ticks of 10 ms). */
+const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After "pid (comm) ": utime and stime are fields 14 and 15 of the whole line.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 const main = async () => {
   const scenario = process.argv[2] ?? 'get';
   const seconds = Number(process.argv[3] ?? 8);
@@ -98,6 +105,7 @@ const main = async () => {
     };
     const s = scenarios[scenario];
     if (!s) throw new Error(`unknown scenario ${scenario} (known: ${Object.keys(scenarios).join(', ')})`);
+    const cpuBefore = cpuMs(service.proc.pid!);
     const r = await autocannon({
       url: base + s.url,
       connections: s.connections,
@@ -106,8 +114,10 @@ const main = async () => {
       headers,
       requests: s.body ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: s.body!() }) }] : undefined,
     });
+    // CPU per request is steadier than req/s on a shared machine: what a change saves.
+    const cpuPerRequest = ((cpuMs(service.proc.pid!) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
     process.stdout.write(
-      `${scenario}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx} ${profiling ? ' (under the profiler)' : ''}\n\n`,
+      `${scenario}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${Math.round(cpuPerRequest)} µs per request${profiling ? ' (under the profiler)' : ''}\n\n`,
     );
   } finally {
     await stop(service.proc);

@@ -59,11 +59,18 @@ t.test('sqlite: the plan of every API query searches an index and needs no sort'
   const db = new Database(join(dir, 'read.sqlite'));
   t.teardown(() => db.close());
   for (const { spec, query, site } of API_QUERIES) {
-    const { sql, params } = sqliteQuery(`rm_${spec.name}`, query);
+    const { sql, params } = sqliteQuery(`rm_${spec.name}`, query, spec.search);
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
     t.match(plan, new RegExp(`SEARCH rm_${spec.name} USING (COVERING )?INDEX ix_${spec.name}_`), `${spec.name}: ${site}: ${plan}`);
     t.notMatch(plan, /TEMP B-TREE/, `${spec.name}: ${site}: no sort step`);
   }
+});
+
+t.test('sqlite: a page size is written into the statement, not bound (SQLite re-prepares a statement with a bound LIMIT on every run)', async (t) => {
+  const { sql, params } = sqliteQuery('rm_customers', { where: { workspace_id: 'ws_1' }, limit: 20 });
+  t.match(sql, / LIMIT 21$/, 'one more than asked, to tell whether there is a next page');
+  t.strictSame(params, ['ws_1'], 'the only bound value is the condition');
+  t.throws(() => sqliteQuery('rm_customers', { limit: 1.5 }), /invalid limit/, 'only an integer reaches the text');
 });
 
 const mongo = { skip: mongoSkip() };

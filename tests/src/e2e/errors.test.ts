@@ -259,7 +259,11 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
       ? {
           ...c,
           get: c.get.bind(c),
+          getText: c.getText.bind(c),
           find: async () => {
+            throw new Error('SQLITE_IOERR: disk I/O error at /secret/path');
+          },
+          findText: async () => {
             throw new Error('SQLITE_IOERR: disk I/O error at /secret/path');
           },
         }

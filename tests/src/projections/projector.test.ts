@@ -79,6 +79,31 @@ t.test('a rebuild from the log gives the same documents', async (t) => {
   t.strictSame(await allDocs(reads), incremental, 'flushed every few documents');
 });
 
+t.test('a rebuild moves the checkpoints to where it ended: each rebuilt read model its own, the shared one only for a complete rebuild', async (t) => {
+  const { events, reads } = setup(t);
+  await events.append('customer-cus_1', [customerCreated('cus_1', 'a@x.io')], 'no_stream');
+  await events.append('tag-tag_1', [tagCreated('tag_1')], 'no_stream');
+  const checkpoints = async () => ({
+    shared: await reads.getCheckpoint('projector'),
+    customers: await reads.getCheckpoint('projector:customers'),
+    tags: await reads.getCheckpoint('projector:tags'),
+  });
+  await new Projector(
+    events,
+    reads,
+    ALL_PROJECTIONS.filter((p) => p.collection.name === 'tags'),
+    silentLogger,
+  ).rebuild(undefined, { complete: false });
+  t.strictSame(await checkpoints(), { shared: null, customers: null, tags: '2' }, 'a partial rebuild leaves the shared checkpoint alone');
+  await new Projector(events, reads, ALL_PROJECTIONS, silentLogger).rebuild(undefined, { complete: true });
+  t.strictSame(await checkpoints(), { shared: '2', customers: '2', tags: '2' });
+  // A projector started now resumes after the rebuild: it has nothing left to apply.
+  const live = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  await live.start();
+  t.teardown(() => live.stop());
+  t.strictSame(live.health()?.position, '2');
+});
+
 t.test('a new projector resumes from the checkpoint and catches up', async (t) => {
   const { events, reads } = setup(t);
   const first = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);

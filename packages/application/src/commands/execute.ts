@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { Decider, DomainEvent } from '@support/domain';
+import { Decider, DomainError, DomainEvent } from '@support/domain';
 import { EventStore, Position, RecordedEvent, WrongExpectedRevisionError } from '@support/eventstore';
 import { Clock, IdSource } from '../clock';
 import { DomainFailure, failure } from '../errors';
@@ -110,68 +110,137 @@ export const executeAll = <C, Ev extends DomainEvent, S>(
   stream: string,
   commands: readonly (C | ((state: S) => C))[],
   attempts = ATTEMPTS,
-): Promise<Outcome<S, Ev>> => oneAtATime(deps.events, stream, () => decideAndAppend(deps, ctx, aggregate, stream, commands, attempts));
+): Promise<Outcome<S, Ev>> =>
+  new Promise((resolve, reject) => {
+    // The queue holds the commands of any aggregate: typed again by this promise.
+    enqueue(deps, stream, {
+      ctx,
+      aggregate: aggregate as unknown as Aggregate<unknown, DomainEvent, unknown>,
+      commands,
+      attempts,
+      resolve: resolve as (outcome: Outcome<unknown, DomainEvent>) => void,
+      reject,
+    });
+  });
+
+interface Job {
+  ctx: CommandContext;
+  aggregate: Aggregate<unknown, DomainEvent, unknown>;
+  commands: readonly unknown[];
+  attempts: number;
+  resolve(outcome: Outcome<unknown, DomainEvent>): void;
+  reject(err: unknown): void;
+}
 
 /**
- * Commands on one stream run one after another in a process: appends are group-committed a
- * turn later, so two decided on the same state would conflict, and under load a hot stream
- * (a busy conversation) would spend its retries on its own process. Conflicts then only come
- * from other processes.
+ * Commands on one stream take turns in a process, and those that queued up meanwhile go
+ * together: decided one after another on the state the previous ones leave, appended in one
+ * append (one transaction). Appends are group-committed a turn later, so two commands decided
+ * on the same state would conflict, and a hot stream (a busy conversation) would spend its
+ * retries on its own process; in turns, conflicts only come from other processes, and a burst
+ * on one conversation costs a transaction per turn instead of one per request.
  */
-const queues = new WeakMap<object, Map<string, Promise<void>>>();
-const oneAtATime = <T>(owner: object, key: string, run: () => Promise<T>): Promise<T> => {
-  let tails = queues.get(owner);
-  if (!tails) queues.set(owner, (tails = new Map<string, Promise<void>>()));
-  const result = (tails.get(key) ?? Promise.resolve()).then(run);
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  tails.set(key, tail);
-  void tail.then(() => {
-    if (tails.get(key) === tail) tails.delete(key);
-  });
-  return result;
+const queues = new WeakMap<object, Map<string, Job[]>>();
+
+const enqueue = (deps: Deps, stream: string, job: Job) => {
+  let byStream = queues.get(deps.events);
+  if (!byStream) queues.set(deps.events, (byStream = new Map<string, Job[]>()));
+  const waiting = byStream.get(stream);
+  if (waiting) {
+    waiting.push(job);
+    return;
+  }
+  const queue: Job[] = [job];
+  byStream.set(stream, queue);
+  void (async () => {
+    // Jobs arriving while a turn runs join the queue and go in the next turn.
+    while (queue.length > 0) {
+      // One aggregate per turn (a stream has one; this only guards against a mix-up).
+      const take = queue.findIndex((j) => j.aggregate !== queue[0].aggregate);
+      const turn = queue.splice(0, take === -1 ? queue.length : take);
+      try {
+        await runTurn(deps, stream, turn);
+      } catch (err) {
+        // Whatever went wrong unexpectedly (a command function that threw) fails the turn's
+        // jobs still unsettled, never the queue: the stream's next commands still run.
+        for (const job of turn) job.reject(err);
+      }
+    }
+    byStream.delete(stream);
+  })();
 };
 
-const decideAndAppend = async <C, Ev extends DomainEvent, S>(
-  deps: Deps,
-  ctx: CommandContext,
-  aggregate: Aggregate<C, Ev, S>,
-  stream: string,
-  commands: readonly (C | ((state: S) => C))[],
-  attempts: number,
-): Promise<Outcome<S, Ev>> => {
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await load(deps, aggregate, stream);
-    const events: Ev[] = [];
-    let next = state;
-    for (const command of commands) {
-      const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: S) => C)(next) : command, next);
-      if (E.isLeft(decided)) throw new DomainFailure(decided.left);
-      events.push(...decided.right);
-      next = decided.right.reduce(aggregate.decider.evolve, next);
+const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> => {
+  let pending = jobs;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const aggregate = pending[0].aggregate;
+    let loaded: { state: unknown; revision: number | null };
+    try {
+      loaded = await load(deps, aggregate, stream);
+    } catch (err) {
+      for (const job of pending) job.reject(err);
+      return;
     }
-    if (events.length === 0) return { state, events, position: null };
+    // Each job decided on the state the previous ones left; a job that fails its rules fails
+    // alone and adds nothing.
+    const decided: { job: Job; before: unknown; after: unknown; events: DomainEvent[] }[] = [];
+    let next = loaded.state;
+    for (const job of pending) {
+      const result = decideAll(aggregate, job.commands, next);
+      if (E.isLeft(result)) {
+        job.reject(new DomainFailure(result.left));
+        continue;
+      }
+      decided.push({ job, before: next, after: result.right.state, events: result.right.events });
+      next = result.right.state;
+    }
+    const writing = decided.filter((d) => d.events.length > 0);
+    for (const d of decided) if (d.events.length === 0) d.job.resolve({ state: d.before, events: [], position: null });
+    if (writing.length === 0) return;
     const occurred_at = deps.clock.now().toISOString();
     try {
       const result = await deps.events.append(
         stream,
-        events.map((e) => ({
-          id: deps.ids.eventId(),
-          type: e.type,
-          data: e.data,
-          metadata: { workspace_id: ctx.workspaceId, actor: ctx.actor, request_id: ctx.requestId, occurred_at },
-        })),
-        revision === null ? 'no_stream' : revision,
+        writing.flatMap(({ job, events }) =>
+          events.map((e) => ({
+            id: deps.ids.eventId(),
+            type: e.type,
+            data: e.data,
+            metadata: { workspace_id: job.ctx.workspaceId, actor: job.ctx.actor, request_id: job.ctx.requestId, occurred_at },
+          })),
+        ),
+        loaded.revision === null ? 'no_stream' : loaded.revision,
       );
       remember(cacheOf(deps.events, aggregate.decider), stream, next, result.revision);
-      return { state: next, events, position: result.position };
+      // All committed together: each waits for the position of the turn's last event.
+      for (const d of writing) d.job.resolve({ state: d.after, events: d.events, position: result.position });
+      return;
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) {
-        if (err instanceof WrongExpectedRevisionError) throw failure('conflict', 'the resource was changed by another request at the same time; retry');
-        throw err;
+      // Another process appended first: the jobs are decided again on the new state, each
+      // until its own attempts run out (then 409).
+      const retry: Job[] = [];
+      for (const { job } of writing) {
+        if (!(err instanceof WrongExpectedRevisionError)) job.reject(err);
+        else if (attempt >= job.attempts) job.reject(failure('conflict', 'the resource was changed by another request at the same time; retry'));
+        else retry.push(job);
       }
+      pending = retry;
     }
   }
+};
+
+const decideAll = (
+  aggregate: Aggregate<unknown, DomainEvent, unknown>,
+  commands: readonly unknown[],
+  state: unknown,
+): E.Either<DomainError, { state: unknown; events: DomainEvent[] }> => {
+  const events: DomainEvent[] = [];
+  let next = state;
+  for (const command of commands) {
+    const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: unknown) => unknown)(next) : command, next);
+    if (E.isLeft(decided)) return decided;
+    events.push(...decided.right);
+    next = decided.right.reduce(aggregate.decider.evolve, next);
+  }
+  return E.right({ state: next, events });
 };

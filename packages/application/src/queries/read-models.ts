@@ -3,6 +3,7 @@ import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_END
 import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
+import type { JsonView, Rendered } from './json-view';
 
 /**
  * Read access to one workspace's documents. Every lookup is filtered by workspace, so a
@@ -24,7 +25,25 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   }
 
   find(workspaceId: string, query: FindQuery): Promise<FindResult<T>> {
-    return this.collection.find({ ...query, where: { ...query.where, workspace_id: workspaceId } });
+    return this.collection.find(this.inWorkspace(workspaceId, query));
+  }
+
+  /** `require`, answered as the resource's JSON through `view`. */
+  async requireJson(workspaceId: string, id: string, what: string, view: JsonView<T>): Promise<string> {
+    const text = await this.collection.getText(id);
+    const rendered = text === null ? null : view.of(text);
+    if (!rendered || rendered.workspaceId !== workspaceId) throw failure('not_found', `No such ${what}: '${id}'`);
+    return rendered.json;
+  }
+
+  /** `find`, answered as the resources' JSON through `view`. */
+  async findJson(workspaceId: string, query: FindQuery, view: JsonView<T>): Promise<FindResult<Rendered>> {
+    const { items, hasMore } = await this.collection.findText(this.inWorkspace(workspaceId, query));
+    return { items: items.map((text) => view.of(text)), hasMore };
+  }
+
+  private inWorkspace(workspaceId: string, query: FindQuery): FindQuery {
+    return { ...query, where: { ...query.where, workspace_id: workspaceId } };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors';
+import { BODY_METHODS } from './body-methods';
 
 interface Utf8State {
   invalid: boolean;
@@ -15,12 +16,15 @@ interface Utf8State {
 export const utf8Watch =
   (limitBytes: number): Middleware =>
   async (ctx, next) => {
-    const encoding = (ctx.get('Content-Encoding') || 'identity').toLowerCase();
-    const length = Number(ctx.get('Content-Length') || 0);
     // Only a body the parser will read: watching one it refuses unread (too large, not JSON)
     // would set the stream flowing and spoil the connection's reuse. A compressed body's bytes
-    // here are not the text (its inflated text is not checked).
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || encoding !== 'identity' || !ctx.is('application/json', '+json') || length > limitBytes)
+    // here are not the text (its inflated text is not checked). The method first: reads pass at once.
+    if (
+      !BODY_METHODS.has(ctx.method) ||
+      (ctx.get('Content-Encoding') || 'identity').toLowerCase() !== 'identity' ||
+      !ctx.is('application/json', '+json') ||
+      Number(ctx.get('Content-Length') || 0) > limitBytes
+    )
       return next() as Promise<void>;
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const state: Utf8State = { invalid: false };

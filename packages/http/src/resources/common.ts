@@ -17,6 +17,26 @@ export const listBody = <T extends { id: string }>(items: T[], hasMore: boolean)
   next_cursor: hasMore && items.length ? items[items.length - 1].id : null,
 });
 
+/**
+ * A response body that already is JSON text (rendered through a JsonView): sent as it is,
+ * without a parse and re-serialization. Serializes as the value it holds, so a store that
+ * keeps response bodies (idempotency) keeps the value.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** `listBody` of resources already rendered as JSON: the page spliced from their texts. */
+export const listText = (items: readonly { id: string; json: string }[], hasMore: boolean): JsonText =>
+  new JsonText(
+    `{"object":"list","data":[${items.map((i) => i.json).join(',')}],"has_more":${hasMore},"next_cursor":${
+      hasMore && items.length ? JSON.stringify(items[items.length - 1].id) : 'null'
+    }}`,
+  );
+
 export const deletedOf = <O extends string>(object: O) => struct({ object: literal(object), id: str(), deleted: bool() }, {}, { title: `deleted_${object}` });
 
 export const envelopeSchema: JsonSchema = struct({

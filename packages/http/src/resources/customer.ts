@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { CUSTOMER_STATUSES } from '@support/domain';
-import type { CustomerDoc } from '@support/application';
+import { JsonView, type CustomerDoc } from '@support/application';
 import { arrayOf, freeObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
@@ -46,3 +46,6 @@ export const toCustomer = (d: CustomerDoc): CustomerResource => ({
   created_at: d.created_at as string,
   updated_at: d.updated_at as string,
 });
+
+/** Customers as the JSON of their resource, remembered per stored text (GET by id and lists). */
+export const customerJson = new JsonView<CustomerDoc>(toCustomer);

@@ -10,11 +10,14 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
   if (chosen.length === 0) throw new UsageError(`unknown projection "${v.name}"; known: ${names.join(', ')}`);
   const projector = new Projector(app.engines.events, app.engines.reads, chosen, app.log);
   let last = Date.now();
-  const result = await projector.rebuild((applied) => {
-    if (Date.now() - last >= 1000) {
-      out.progress(`${applied} events applied…`);
-      last = Date.now();
-    }
-  });
+  const result = await projector.rebuild(
+    (applied) => {
+      if (Date.now() - last >= 1000) {
+        out.progress(`${applied} events applied…`);
+        last = Date.now();
+      }
+    },
+    { complete: chosen.length === ALL_PROJECTIONS.length },
+  );
   out.result({ projections: chosen.map((p) => p.collection.name), events: result.events, ms: result.ms });
 };

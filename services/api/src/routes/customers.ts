@@ -1,12 +1,15 @@
 import { CUSTOMER_STATUSES } from '@support/domain';
+import { CUSTOMERS } from '@support/projections';
 import {
   arrayOf,
+  customerJson,
   CustomerResource,
   DEFAULT_LIMIT,
+  JsonText,
   freeObject,
   linksTo,
-  listBody,
   listOf,
+  listText,
   oneOf,
   oneOfRequired,
   pageParams,
@@ -38,13 +41,17 @@ export const customerRoutes = [
     ),
     response: { status: 200, codec: listOf(CustomerResource, 'customer'), description: 'A page of customers' },
     handler: async ({ app, principal, query }) => {
-      const page = await app.reads.customers.find(principal.workspaceId, {
-        where: query.status ? { status: query.status } : {},
-        search: query.search ? { fields: ['name', 'email', 'phone'], text: query.search } : undefined,
-        startingAfter: query.starting_after,
-        limit: query.limit ?? DEFAULT_LIMIT,
-      });
-      return { body: listBody(page.items.map(toCustomer), page.hasMore) };
+      const page = await app.reads.customers.findJson(
+        principal.workspaceId,
+        {
+          where: query.status ? { status: query.status } : {},
+          search: query.search ? { fields: CUSTOMERS.search, text: query.search } : undefined,
+          startingAfter: query.starting_after,
+          limit: query.limit ?? DEFAULT_LIMIT,
+        },
+        customerJson,
+      );
+      return { body: listText(page.items, page.hasMore) };
     },
   }),
   route({
@@ -75,8 +82,7 @@ export const customerRoutes = [
     params: idParams,
     response: { status: 200, codec: CustomerResource, description: 'The customer' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.customers.require(principal.workspaceId, params.id, 'customer');
-      return { body: toCustomer(doc) };
+      return { body: new JsonText(await app.reads.customers.requireJson(principal.workspaceId, params.id, 'customer', customerJson)) };
     },
   }),
   route({

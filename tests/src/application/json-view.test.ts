@@ -1,0 +1,40 @@
+import t from 'tap';
+import { JsonView } from '@support/application';
+
+type Doc = { id: string; workspace_id: string; name: string; _pos: string };
+const text = (id: string, name: string, pos = '1') => JSON.stringify({ id, workspace_id: 'ws_1', name, _pos: pos });
+
+t.test('renders a stored text as its resource JSON, with the id and workspace it belongs to', async (t) => {
+  const view = new JsonView<Doc>((d) => ({ object: 'thing', id: d.id, name: d.name }));
+  t.strictSame(view.of(text('th_1', 'One')), { id: 'th_1', workspaceId: 'ws_1', json: '{"object":"thing","id":"th_1","name":"One"}' });
+});
+
+t.test('renders each distinct text once; a changed document is rendered again', async (t) => {
+  let renders = 0;
+  const view = new JsonView<Doc>((d) => {
+    renders += 1;
+    return { id: d.id, name: d.name };
+  });
+  const first = view.of(text('th_1', 'One'));
+  t.equal(view.of(text('th_1', 'One')), first, 'the same text again: the remembered rendering');
+  t.equal(renders, 1);
+  t.equal(view.of(text('th_1', 'Renamed', '2')).json, '{"id":"th_1","name":"Renamed"}', 'never stale: the new text is a new key');
+  t.equal(renders, 2);
+});
+
+t.test('memory is bounded: two generations, entries used since the last turnover survive it', async (t) => {
+  let renders = 0;
+  const view = new JsonView<Doc>((d) => {
+    renders += 1;
+    return { id: d.id };
+  }, 2);
+  view.of(text('a', 'A'));
+  view.of(text('b', 'B'));
+  view.of(text('c', 'C')); // the first generation (a, b) becomes the older one
+  view.of(text('a', 'A')); // found in the older generation: kept, not rendered again
+  t.equal(renders, 3);
+  view.of(text('d', 'D')); // (c, a) turn over in their turn: b, unused since, is dropped
+  view.of(text('e', 'E'));
+  view.of(text('b', 'B'));
+  t.equal(renders, 6, 'b was rendered again after two turnovers without use');
+});
