@@ -45,7 +45,7 @@ export interface ProjectorOptions {
    * a little, harmlessly, thanks to `_pos`). Default: after every batch.
    */
   saveEveryMs?: number;
-  /** A rebuild writes its documents in bulk once it holds this many (default 50,000). */
+  /** A rebuild writes its documents in bulk once it holds this many (default 200,000). */
   rebuildFlushAt?: number;
 }
 
@@ -204,7 +204,10 @@ interface Documents {
   delete(collection: Collection<Doc>, id: string): Promise<void>;
 }
 
-const REBUILD_FLUSH_AT = 50_000;
+// Each flush rewrites every document changed since the last one (a customer is touched by
+// each of its messages): fewer flushes, less rewriting. 200k documents held peak at about
+// 0.4 GB; a rebuild of 200k mixed events took 8.1 s instead of 11.7 s at 50k.
+const REBUILD_FLUSH_AT = 200_000;
 
 /** The documents changed and not yet written (null: deleted), per collection. */
 class WriteBehind implements Documents {
