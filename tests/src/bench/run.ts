@@ -350,7 +350,8 @@ const main = async () => {
         String(r.connections),
         fmt(r.service.rps),
         fmt(r.baseline.rps),
-        `${fmt(r.ratio, 2)} (${r.target.minRatio ?? '—'})`,
+        // Three decimals: a ratio just under its target does not print as the target.
+        `${fmt(r.ratio, 3)} (${r.target.minRatio ?? '—'})`,
         `${r.service.p99} ms`,
         `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
