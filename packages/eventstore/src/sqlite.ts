@@ -55,8 +55,7 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
   private readonly stmts;
-  /** `readAll`'s statements, one per limit (few: each caller reads in batches of one size). */
-  private readonly readAllStatements = new Map<number, Database.Statement<[number], Row>>();
+  private readonly afterStatements = new Map<number, Database.Statement<[number], Row>>();
   /** Commits a group of appends in one IMMEDIATE transaction; each append in its own savepoint. */
   private readonly commitGroup: (group: readonly PendingAppend[]) => (AppendResult | Error)[];
   /** Appends waiting for the next group commit (the next turn of the event loop). */
@@ -93,8 +92,6 @@ export class SqliteEventStore implements EventStore {
       last: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
-      // The LIMIT is written into the text: bound, it makes SQLite re-prepare the statement on every run.
-      after: this.db.prepare<[number], Row>(`SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ${BATCH}`),
       head: this.db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events'),
     };
     // Nested in the group's transaction, better-sqlite3 runs it as a savepoint: an append that
@@ -165,19 +162,28 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`invalid limit: ${limit}`);
-    let stmt = this.readAllStatements.get(limit);
+    return this.after(limit).all(Number(after.commit)).map(toRecorded);
+  }
+
+  /**
+   * The events after a position, `limit` of them. The LIMIT is written into the text: bound, it
+   * makes SQLite re-prepare the statement on every run. One statement per limit (few: each
+   * reader reads in batches of one size).
+   */
+  private after(limit: number): Database.Statement<[number], Row> {
+    let stmt = this.afterStatements.get(limit);
     if (!stmt) {
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`invalid limit: ${limit}`);
       stmt = this.db.prepare<[number], Row>(`SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ${limit}`);
-      this.readAllStatements.set(limit, stmt);
+      this.afterStatements.set(limit, stmt);
     }
-    return stmt.all(Number(after.commit)).map(toRecorded);
+    return stmt;
   }
 
   private batchAfter(seq: number): RecordedEvent[] {
     const shared = this.recent.get(seq);
     if (shared) return shared;
-    const batch = this.stmts.after.all(seq).map(toRecorded);
+    const batch = this.after(BATCH).all(seq).map(toRecorded);
     if (batch.length > 0) {
       this.recent.set(seq, batch);
       if (this.recent.size > 8) this.recent.delete(this.recent.keys().next().value!);

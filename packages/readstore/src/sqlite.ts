@@ -9,12 +9,8 @@ const likeEscape = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) =
 const searchTables = (table: string) => ({ fts: `${table}_search`, rows: `${table}_search_rows` });
 
 /** A search the trigram index answers: over exactly the indexed fields, three characters or more. */
-const indexedSearch = (searchFields: readonly string[] | undefined, q: FindQuery): boolean =>
-  !!q.search &&
-  !!searchFields &&
-  [...q.search.text].length >= 3 &&
-  q.search.fields.length === searchFields.length &&
-  q.search.fields.every((f) => searchFields.includes(f));
+const indexedSearch = (search: NonNullable<FindQuery['search']>, searchFields: readonly string[] | undefined): boolean =>
+  !!searchFields && [...search.text].length >= 3 && search.fields.length === searchFields.length && search.fields.every((f) => searchFields.includes(f));
 
 /**
  * The SQL and parameters that `find` runs for a query on `table` (exported for the query-plan
@@ -30,7 +26,7 @@ export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly
       params.push(bind(value));
     }
   }
-  if (q.search && indexedSearch(searchFields, q)) {
+  if (q.search && indexedSearch(q.search, searchFields)) {
     // A phrase of the trigram index: a case-insensitive substring of one of its columns.
     const { fts, rows } = searchTables(table);
     where.push(`id IN (SELECT r.id FROM "${fts}" JOIN "${rows}" r ON r.n = "${fts}".rowid WHERE "${fts}" MATCH ?)`);

@@ -1,11 +1,12 @@
-import autocannon from 'autocannon';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { benchArticles, importArticles } from './agent';
+import { waitForKey } from './api';
 import { nodeJson, startNode, stop } from './children';
+import { Load, measure, Side, table } from './load';
 
 /**
  * `npm run bench -- --growth[=SCALE]`: how the embedded default's costs grow with the data. The
@@ -14,11 +15,6 @@ import { nodeJson, startNode, stop } from './children';
  * that), each checked against its target: within 1.5× of the small figure, but for the rebuild
  * and the start-up, which may grow linearly with the log. SCALE 0.1 is a quick look.
  */
-export interface GrowthTools {
-  root: string;
-  table(rows: string[][]): string;
-  waitForKey(base: string, key: string): Promise<void>;
-}
 
 interface Sizes {
   customers: number;
@@ -32,8 +28,6 @@ const FULL: Sizes = { customers: 100_000, conversations: 20_000, messages: 500_0
 const SMALL_FRACTION = 0.01;
 const ARTICLES = 200;
 const CONCURRENCY = 64;
-const RUN_SECONDS = 3;
-const ROUNDS = 3;
 const WITHIN = 1.5;
 const REBUILD_TARGET = 50_000;
 
@@ -67,7 +61,7 @@ const inParallel = async (what: string, n: number, work: (i: number) => Promise<
  * group commit), in this process, with the service stopped: what the API would have written,
  * minutes faster than over HTTP. Returns the ids the measurements use.
  */
-export const seed = async (dataDir: string, workspaceId: string, sizes: Sizes) => {
+const seed = async (dataDir: string, workspaceId: string, sizes: Sizes) => {
   const app = new Application({ config: loadConfig({ ...process.env, DATA_DIR: dataDir }), log: silentLogger, projector: false });
   await app.start();
   try {
@@ -108,18 +102,6 @@ const rssBytes = (pid: number): number => {
   return m ? Number(m[1]) * 1024 : NaN;
 };
 
-interface Load {
-  url: string;
-  method: 'GET' | 'POST';
-  connections: number;
-  body?: () => string;
-}
-interface Rate {
-  rps: number;
-  p99: number;
-  errors: number;
-}
-
 /** Polls /readyz until it answers 200 (ten minutes at most). */
 const untilReady = async (origin: string) => {
   const deadline = Date.now() + 600_000;
@@ -127,27 +109,6 @@ const untilReady = async (origin: string) => {
     if (Date.now() > deadline) throw new Error('/readyz not 200 within ten minutes');
     await new Promise((r) => setTimeout(r, 200));
   }
-};
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** A warm-up, then the median of ROUNDS runs. */
-const measure = async (load: Load, headers: Record<string, string>): Promise<Rate> => {
-  const once = async (duration: number) => {
-    const r = await autocannon({
-      url: load.url,
-      connections: load.connections,
-      duration,
-      method: load.method,
-      headers,
-      requests: load.body ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: load.body!() }) }] : undefined,
-    });
-    return { rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors };
-  };
-  await once(1);
-  const runs: Rate[] = [];
-  for (let i = 0; i < ROUNDS; i++) runs.push(await once(RUN_SECONDS));
-  return { rps: median(runs.map((r) => r.rps)), p99: median(runs.map((r) => r.p99)), errors: runs.reduce((n, r) => n + r.errors, 0) };
 };
 
 interface Figures {
@@ -159,15 +120,15 @@ interface Figures {
   /** The first start: to /readyz 200, its consumers caught up with a log written while it was down. */
   catchUpMs: number;
   startupMs: number;
-  rates: Record<string, Rate>;
+  rates: Record<string, Side>;
   rssBytes: number;
 }
 
-const measureAt = async (tools: GrowthTools, label: string, sizes: Sizes): Promise<Figures> => {
+const measureAt = async (root: string, label: string, sizes: Sizes): Promise<Figures> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'support-growth-'));
   const scratch = await mkdtemp(path.join(tmpdir(), 'support-growth-files-'));
   const env = { DATA_DIR: dataDir };
-  const admin = path.join(tools.root, 'services/admin/dist/main.js');
+  const admin = path.join(root, 'services/admin/dist/main.js');
   try {
     process.stdout.write(
       `growth: ${label}: seeding ${sizes.customers} customers, ${sizes.conversations} conversations, ${sizes.messages} messages, up to ${sizes.events} events…\n`,
@@ -188,7 +149,7 @@ const measureAt = async (tools: GrowthTools, label: string, sizes: Sizes): Promi
     const start = async () => {
       const started = performance.now();
       const child = await startNode(
-        path.join(tools.root, 'services/standalone/dist/main.js'),
+        path.join(root, 'services/standalone/dist/main.js'),
         { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: 'off' },
         /listening on (http:\/\/\S+?\/v1)/,
         600_000,
@@ -207,7 +168,7 @@ const measureAt = async (tools: GrowthTools, label: string, sizes: Sizes): Promi
     const { child: service, ms: startupMs } = await start();
     try {
       const base = service.match;
-      await tools.waitForKey(base, key);
+      await waitForKey(base, key);
       const auth = { authorization: `Bearer ${key}` };
       const json = { ...auth, 'content-type': 'application/json' };
       const middle = seeded.customers[Math.floor(seeded.customers.length / 2)];
@@ -216,33 +177,33 @@ const measureAt = async (tools: GrowthTools, label: string, sizes: Sizes): Promi
       const wanted = Math.floor(sizes.customers * 0.3);
       const conversation = seeded.conversations[Math.floor(seeded.conversations.length / 2)];
       let n = 0;
-      const loads: Record<string, { load: Load; headers: Record<string, string> }> = {
-        'GET /customers/{id}': { load: { url: `${base}/customers/${middle}`, method: 'GET', connections: 50 }, headers: auth },
+      const loads: Record<string, { load: Load; connections: number }> = {
+        'GET /customers/{id}': { load: { url: `${base}/customers/${middle}`, method: 'GET', headers: auth }, connections: 50 },
         'GET /customers?limit=20, deep cursor': {
-          load: { url: `${base}/customers?limit=20&starting_after=${deep}`, method: 'GET', connections: 50 },
-          headers: auth,
+          load: { url: `${base}/customers?limit=20&starting_after=${deep}`, method: 'GET', headers: auth },
+          connections: 50,
         },
         'GET /customers?search= (one match)': {
-          load: { url: `${base}/customers?search=${encodeURIComponent(`growth${wanted}@`)}`, method: 'GET', connections: 10 },
-          headers: auth,
+          load: { url: `${base}/customers?search=${encodeURIComponent(`growth${wanted}@`)}`, method: 'GET', headers: auth },
+          connections: 10,
         },
         'POST /conversations/{id}/messages': {
           load: {
             url: `${base}/conversations/${conversation}/messages`,
             method: 'POST',
-            connections: 10,
-            body: () => JSON.stringify({ content: `Growth load ${++n}` }),
+            headers: json,
+            uniqueBodies: () => JSON.stringify({ content: `Growth load ${++n}` }),
           },
-          headers: json,
+          connections: 10,
         },
       };
-      const rates: Record<string, Rate> = {};
+      const rates: Record<string, Side> = {};
       let rss = 0;
       const sampler = setInterval(() => (rss = Math.max(rss, rssBytes(service.proc.pid!))), 200);
       try {
-        for (const [name, { load, headers }] of Object.entries(loads)) {
+        for (const [name, { load, connections }] of Object.entries(loads)) {
           process.stdout.write(`growth: ${label}: ${name}…\n`);
-          rates[name] = await measure(load, headers);
+          rates[name] = await measure(load, connections);
         }
       } finally {
         clearInterval(sampler);
@@ -267,7 +228,14 @@ export const growthTable = (small: Figures, grown: Figures): string[][] => {
     const s = small.rates[name];
     const g = grown.rates[name];
     const slower = s.rps / g.rps;
-    rows.push([`${name}: req/s`, fmt(s.rps), fmt(g.rps), `${fmt(g.rps / s.rps, 2)}×`, `≥ 1/${WITHIN} of small`, check(slower <= WITHIN && g.errors === 0)]);
+    rows.push([
+      `${name}: req/s`,
+      fmt(s.rps),
+      fmt(g.rps),
+      `${fmt(g.rps / s.rps, 2)}×`,
+      `≥ 1/${WITHIN} of small`,
+      check(slower <= WITHIN && g.non2xx + g.errors === 0),
+    ]);
     rows.push([`${name}: p99`, `${s.p99} ms`, `${g.p99} ms`, `${fmt(g.p99 / s.p99, 2)}×`, `≤ ${WITHIN}× small`, check(g.p99 <= WITHIN * Math.max(1, s.p99))]);
   }
   const growth = grown.events / small.events;
@@ -295,34 +263,30 @@ export const growthTable = (small: Figures, grown: Figures): string[][] => {
     `≥ ${fmt(REBUILD_TARGET)}/s, linear`,
     check(grown.rebuild.perSecond >= REBUILD_TARGET && small.rebuild.perSecond / grown.rebuild.perSecond <= WITHIN),
   ]);
-  rows.push([
-    'first start, to ready (consumers catch up the log)',
-    `${fmt(small.catchUpMs)} ms`,
-    `${fmt(grown.catchUpMs)} ms`,
-    `${fmt(grown.catchUpMs / small.catchUpMs, 2)}× (log ${fmt(growth)}×)`,
-    'at most linear in the log',
-    check(grown.catchUpMs <= WITHIN * small.catchUpMs * growth),
-  ]);
-  rows.push([
-    'start-up of npm start (knowledge index included)',
-    `${fmt(small.startupMs)} ms`,
-    `${fmt(grown.startupMs)} ms`,
-    `${fmt(grown.startupMs / small.startupMs, 2)}× (log ${fmt(growth)}×)`,
-    'at most linear in the log',
-    check(grown.startupMs <= WITHIN * small.startupMs * growth),
-  ]);
+  // A time that may grow with the log, but no faster.
+  const linear = (name: string, ms: (f: Figures) => number) =>
+    rows.push([
+      name,
+      `${fmt(ms(small))} ms`,
+      `${fmt(ms(grown))} ms`,
+      `${fmt(ms(grown) / ms(small), 2)}× (log ${fmt(growth)}×)`,
+      'at most linear in the log',
+      check(ms(grown) <= WITHIN * ms(small) * growth),
+    ]);
+  linear('first start, to ready (consumers catch up the log)', (f) => f.catchUpMs);
+  linear('start-up of npm start (knowledge index included)', (f) => f.startupMs);
   return rows;
 };
 
-export const growthMain = async (tools: GrowthTools, scale: number): Promise<void> => {
+export const growthMain = async (root: string, scale: number): Promise<void> => {
   if (!(scale > 0 && scale <= 1)) throw new Error(`--growth=SCALE takes a scale in (0, 1], not ${scale}`);
   const startLoad = Number(os.loadavg()[0].toFixed(2));
-  const small = await measureAt(tools, 'small', sized(scale * SMALL_FRACTION));
-  const grown = await measureAt(tools, 'grown', sized(scale));
+  const small = await measureAt(root, 'small', sized(scale * SMALL_FRACTION));
+  const grown = await measureAt(root, 'grown', sized(scale));
   const describe = (f: Figures) =>
     `${f.sizes.customers} customers, ${f.sizes.conversations} conversations, ${f.sizes.messages} messages, ${f.events} events (seeded in ${fmt(f.seedSeconds)} s)`;
   process.stdout.write(
-    `\ngrowth (scale ${scale}, ${os.cpus().length} cores)\n  small: ${describe(small)}\n  grown: ${describe(grown)}\n\n${tools.table(growthTable(small, grown))}\n\n`,
+    `\ngrowth (scale ${scale}, ${os.cpus().length} cores)\n  small: ${describe(small)}\n  grown: ${describe(grown)}\n\n${table(growthTable(small, grown))}\n\n`,
   );
   const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
   process.stdout.write(`BENCH_JSON ${JSON.stringify({ growth: { scale, small, grown }, loadavg })}\n`);

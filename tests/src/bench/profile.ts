@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { request, seed, waitForKey } from './api';
 import { nodeJson, startNode, stop } from './children';
 
 /**
@@ -90,15 +91,12 @@ const main = async () => {
     const key = String((await nodeJson(admin, ['key', 'create', '--workspace', String(ws.id), '--name', 'profile', '--json'], { DATA_DIR: dataDir })).key);
     const base = service.match;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = async (url: string, body: unknown) =>
-      (await (await fetch(base + url, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { id: string };
-    for (let i = 0; i < 50 && (await fetch(`${base}/me`, { headers })).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
-    const ids: string[] = [];
-    for (let i = 0; i < 200; i++) ids.push((await post('/customers', { email: `seed${i}@example.com`, name: `Seed ${i}` })).id);
-    const conversation = (await post('/conversations', {})).id;
+    await waitForKey(base, key);
+    const first = await seed(base, key);
+    const conversation = String((await request(`${base}/conversations`, key, {})).body.id);
     let n = 0;
     const scenarios: Record<string, { url: string; connections: number; body?: () => string }> = {
-      get: { url: `/customers/${ids[0]}`, connections: 50 },
+      get: { url: `/customers/${first}`, connections: 50 },
       list: { url: '/customers?limit=20', connections: 50 },
       create: { url: '/customers', connections: 10, body: () => JSON.stringify({ email: `load${++n}@example.com`, name: 'Load' }) },
       message: { url: `/conversations/${conversation}/messages`, connections: 10, body: () => JSON.stringify({ content: `Load message ${++n}` }) },

@@ -1,10 +1,11 @@
-import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Child, nodeJson, startNode, stop } from './children';
-import { Row, scaledMain } from './scaled';
+import { scaledMain } from './scaled';
 import { growthMain } from './growth';
+import { compare, Load, ROUNDS, SECONDS, Side, table } from './load';
+import { msUntilStatus, request, seed, SEED_CUSTOMERS, waitForKey } from './api';
 import { benchArticles, importArticles } from './agent';
 import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
 import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
@@ -14,10 +15,6 @@ import { createConversation, deliveryRecords, measureLatency, measureThroughput,
  * A measurement, not a test: exits 0 whenever it managed to measure, whatever the numbers.
  */
 const ROOT = path.resolve(__dirname, '../../..');
-const SECONDS = 3;
-const ROUNDS = 3;
-const WARMUP_SECONDS = 1;
-const SEED_CUSTOMERS = 200;
 const P99_LIMIT = 2.5;
 // Webhooks: a burst to one conversation for throughput, then a fixed rate for end-to-end latency.
 const BURST_MESSAGES = 2000;
@@ -30,19 +27,6 @@ const DELIVERY_TIMEOUT_MS = 60_000;
 // Operator interface: what the admin CLI writes (a key, a revocation) applies within a second.
 const ADMIN_VISIBILITY_LIMIT_MS = 1000;
 
-interface Load {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  uniqueBodies?: () => string;
-}
-interface Side {
-  rps: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
 /**
  * minRatio null: no target against the baseline, measured for the record (check column "—").
  * relative: a target against another scenario of the same run (the agent's rows).
@@ -73,108 +57,7 @@ let questionList: string[] = [];
 const agentTurn = () => JSON.stringify({ message: questionList[asked++ % questionList.length] });
 const agentSearch = () => JSON.stringify({ query: questionList[asked++ % questionList.length], top_k: 8 });
 
-const run = async (load: Load, connections: number, duration: number): Promise<Side> => {
-  const r = await autocannon({
-    url: load.url,
-    connections,
-    pipelining: 1,
-    duration,
-    method: load.method,
-    headers: load.headers,
-    requests: load.uniqueBodies ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: load.uniqueBodies!() }) }] : undefined,
-  });
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
-};
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * The service and the baseline under the same load, in turn, ROUNDS times after a warm-up of
- * each: medians of the rates, the p99s and the per-round ratios. Alternating keeps a slow spell
- * of a shared machine from landing on one side only (one 5 s run each swung ratios by ±20%).
- */
-const compare = async (service: Load, baseline: Load, connections: number) => {
-  await run(service, connections, WARMUP_SECONDS);
-  await run(baseline, connections, WARMUP_SECONDS);
-  const rounds: { svc: Side; bl: Side }[] = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push({ svc: await run(service, connections, SECONDS), bl: await run(baseline, connections, SECONDS) });
-  const side = (pick: (r: { svc: Side; bl: Side }) => Side): Side => {
-    const sides = rounds.map(pick);
-    const sum = (f: (s: Side) => number) => sides.reduce((n, s) => n + f(s), 0);
-    return {
-      rps: median(sides.map((s) => s.rps)),
-      p99: median(sides.map((s) => s.p99)),
-      non2xx: sum((s) => s.non2xx),
-      errors: sum((s) => s.errors),
-      timeouts: sum((s) => s.timeouts),
-    };
-  };
-  return {
-    svc: side((r) => r.svc),
-    bl: side((r) => r.bl),
-    ratio: median(rounds.map((r) => (r.bl.rps > 0 ? r.svc.rps / r.bl.rps : 0))),
-    p99Ratio: median(rounds.map((r) => (r.bl.p99 > 0 ? r.svc.p99 / r.bl.p99 : Infinity))),
-  };
-};
-
-const request = async (url: string, key: string, body?: unknown, method?: string) => {
-  const res = await fetch(url, {
-    method: method ?? (body === undefined ? 'GET' : 'POST'),
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-
-const waitForKey = async (base: string, key: string, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { status } = await request(`${base}/me`, key);
-    if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`GET /me still ${status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
-/** Polls GET /me with `key` every 10 ms until it answers `status`: how long that took, in ms. */
-const msUntilStatus = async (base: string, key: string, status: number, timeoutMs = 10_000) => {
-  const started = performance.now();
-  for (;;) {
-    if ((await request(`${base}/me`, key)).status === status) return performance.now() - started;
-    if (performance.now() - started > timeoutMs) throw new Error(`GET /me not ${status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
-/** Creates the customers 10 at a time; returns the id of the first. */
-const seed = async (base: string, key: string): Promise<string> => {
-  const ids: string[] = [];
-  for (let i = 0; i < SEED_CUSTOMERS; i += 10) {
-    const batch = Array.from({ length: Math.min(10, SEED_CUSTOMERS - i) }, (_, j) =>
-      request(`${base}/customers`, key, { email: `bench${i + j}@example.com`, name: `Bench ${i + j}` }),
-    );
-    for (const { status, body } of await Promise.all(batch)) {
-      if (status !== 201) throw new Error(`seeding: POST /customers answered ${status} ${JSON.stringify(body)}`);
-      ids.push(String(body.id));
-    }
-  }
-  return ids[0];
-};
-
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
-/** Text columns (first, last) left-aligned, numbers right-aligned, each as wide as its widest cell. */
-const table = (rows: string[][]) => {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-};
-
 const main = async () => {
   const startLoad = Number(os.loadavg()[0].toFixed(2));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'support-bench-'));
@@ -481,41 +364,11 @@ const main = async () => {
   }
 };
 
-/** One HTTP row of the scaled run, measured as the embedded rows are (warm-up, then SECONDS against each). */
-const measureRow = async (row: Row, base: string, key: string, baselineUrl: string): Promise<string[]> => {
-  const auth = { authorization: `Bearer ${key}` };
-  const headers = row.method === 'POST' ? { ...auth, 'content-type': 'application/json' } : auth;
-  const { svc, bl, ratio, p99Ratio } = await compare(
-    { url: `${base}${row.path}`, method: row.method, headers, uniqueBodies: row.body },
-    { url: `${baselineUrl}/x`, method: row.method, headers, uniqueBodies: row.body },
-    row.connections,
-  );
-  return [
-    row.name,
-    String(row.connections),
-    fmt(svc.rps),
-    fmt(bl.rps),
-    fmt(ratio, 2),
-    `${svc.p99} ms`,
-    `${bl.p99} ms`,
-    `${fmt(p99Ratio, 1)}×`,
-    `${svc.non2xx}/${svc.errors}`,
-  ];
-};
-
 const growthArg = process.argv.find((a) => a === '--growth' || a.startsWith('--growth='));
 const entry = growthArg
-  ? growthMain({ root: ROOT, table, waitForKey }, growthArg.includes('=') ? Number(growthArg.slice('--growth='.length)) : 1)
+  ? growthMain(ROOT, growthArg.includes('=') ? Number(growthArg.slice('--growth='.length)) : 1)
   : process.argv.includes('--topology=scaled')
-    ? scaledMain({
-        root: ROOT,
-        measureRow,
-        header: ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err'],
-        table,
-        seed,
-        waitForKey,
-        request,
-      })
+    ? scaledMain(ROOT)
     : main();
 entry.catch((err) => {
   process.stderr.write(`benchmark could not run: ${err instanceof Error ? err.stack : String(err)}\n`);

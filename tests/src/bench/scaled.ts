@@ -12,6 +12,8 @@ import { LocalFerretDb, withDatabase } from '../support/ferret';
 import { LocalNatsServer } from '../support/nats';
 import { Receiver } from '../support/receiver';
 import { Child, nodeJson, startNode, stop } from './children';
+import { request, seed, waitForKey } from './api';
+import { compare, table } from './load';
 
 /**
  * `npm run bench -- --topology=scaled`: the scale-out on this machine — the embedded event
@@ -30,16 +32,31 @@ export interface Row {
   body?: () => string;
 }
 
-export interface Tools {
-  root: string;
-  /** Runs one row against the service and the baseline: the same cells as the embedded table. */
-  measureRow(row: Row, base: string, key: string, baseline: string): Promise<string[]>;
-  header: string[];
-  table(rows: string[][]): string;
-  seed(base: string, key: string): Promise<string>;
-  waitForKey(base: string, key: string): Promise<void>;
-  request(url: string, key: string, body?: unknown, method?: string): Promise<{ status: number; body: Record<string, unknown> }>;
-}
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '—');
+
+const HEADER = ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err'];
+
+/** One HTTP row, measured as the embedded rows are (alternating with the baseline): the same cells as the embedded table. */
+const measureRow = async (row: Row, base: string, key: string, baselineUrl: string): Promise<string[]> => {
+  const auth = { authorization: `Bearer ${key}` };
+  const headers = row.method === 'POST' ? { ...auth, 'content-type': 'application/json' } : auth;
+  const { svc, bl, ratio, p99Ratio } = await compare(
+    { url: `${base}${row.path}`, method: row.method, headers, uniqueBodies: row.body },
+    { url: `${baselineUrl}/x`, method: row.method, headers, uniqueBodies: row.body },
+    row.connections,
+  );
+  return [
+    row.name,
+    String(row.connections),
+    fmt(svc.rps),
+    fmt(bl.rps),
+    fmt(ratio, 2),
+    `${svc.p99} ms`,
+    `${bl.p99} ms`,
+    `${fmt(p99Ratio, 1)}×`,
+    `${svc.non2xx}/${svc.errors}`,
+  ];
+};
 
 const LAG_RATE = 100; // appends per second
 const LAG_SECONDS = 10;
@@ -84,14 +101,14 @@ const selectedParts = (): Set<string> => {
   return new Set(parts);
 };
 
-export const scaledMain = async (tools: Tools): Promise<void> => {
+export const scaledMain = async (root: string): Promise<void> => {
   const parts = selectedParts();
   const startLoad = Number(os.loadavg()[0].toFixed(2));
   const children: Child[] = [];
   const cleanups: (() => Promise<void>)[] = [];
   let ferret: LocalFerretDb | undefined;
   let receiver: Receiver | undefined;
-  const service = (name: string) => path.join(tools.root, `services/${name}/dist/main.js`);
+  const service = (name: string) => path.join(root, `services/${name}/dist/main.js`);
   const listening = /listening on (http:\/\/[^\s"]+)/;
 
   /**
@@ -127,7 +144,7 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
     const admin = (...args: string[]) => nodeJson(service('admin'), [...args, '--json'], { DATA_DIR: dataDir, ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}) });
     const ws = await admin('workspace', 'create', '--name', 'Bench', '--credits', '1000000000');
     const key = String((await admin('key', 'create', '--workspace', String(ws.id), '--name', 'bench')).key);
-    await tools.waitForKey(base, key);
+    await waitForKey(base, key);
     return { dataDir, nats, start, base, key, ws };
   };
 
@@ -139,8 +156,8 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
     const main = await topology(withDatabase(ferret.url, 'bench'));
     const { dataDir, nats, base, key, ws } = main;
     process.stdout.write('scaled: seeding customers…\n');
-    const id = await tools.seed(base, key);
-    const conversation = String((await tools.request(`${base}/conversations`, key, {})).body.id);
+    const id = await seed(base, key);
+    const conversation = String((await request(`${base}/conversations`, key, {})).body.id);
 
     // 1. The HTTP rows of the embedded run.
     let sent = 0;
@@ -159,9 +176,9 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
     const httpRows: string[][] = [];
     for (const row of parts.has('http') ? rows : []) {
       process.stdout.write(`scaled: measuring ${row.name}…\n`);
-      httpRows.push(await tools.measureRow(row, base, key, baseline.match));
+      httpRows.push(await measureRow(row, base, key, baseline.match));
     }
-    if (httpRows.length) process.stdout.write(`\n${tools.table([tools.header, ...httpRows])}\n\n`);
+    if (httpRows.length) process.stdout.write(`\n${table([HEADER, ...httpRows])}\n\n`);
 
     // 2. Projector lag: appends at a fixed rate into the shared log (as an api does), and the
     // moment every read model's checkpoint passed each one, from the projectors' own signals.
@@ -212,15 +229,15 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
     let hooks = 0;
     const dispatch = async ({ base, key, start }: Topology, dispatchers: number, events: number) => {
       const path_ = `/hook/${++hooks}`;
-      const endpoint = await tools.request(`${base}/webhook_endpoints`, key, { url: receiver!.url(path_), enabled_events: ['message.created'] });
+      const endpoint = await request(`${base}/webhook_endpoints`, key, { url: receiver!.url(path_), enabled_events: ['message.created'] });
       if (endpoint.status !== 201) throw new Error(`POST /webhook_endpoints answered ${endpoint.status}`);
-      const conversations = await Promise.all(Array.from({ length: 8 }, async () => String((await tools.request(`${base}/conversations`, key, {})).body.id)));
+      const conversations = await Promise.all(Array.from({ length: 8 }, async () => String((await request(`${base}/conversations`, key, {})).body.id)));
       let n = 0;
       await Promise.all(
         conversations.map(async (c) => {
           while (n < events) {
             n += 1;
-            const r = await tools.request(`${base}/conversations/${c}/messages`, key, { content: `dispatch ${n}` });
+            const r = await request(`${base}/conversations/${c}/messages`, key, { content: `dispatch ${n}` });
             if (r.status !== 201) throw new Error(`POST message answered ${r.status}`);
           }
         }),
@@ -238,7 +255,7 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
       const received = receiver!.on(path_).length;
       await Promise.all(running.map((c) => stop(c.proc)));
       // The next run's events must not also go to this endpoint (that would double its work).
-      const removed = await tools.request(`${base}/webhook_endpoints/${String(endpoint.body.id)}`, key, undefined, 'DELETE');
+      const removed = await request(`${base}/webhook_endpoints/${String(endpoint.body.id)}`, key, undefined, 'DELETE');
       if (removed.status >= 300) throw new Error(`DELETE /webhook_endpoints answered ${removed.status}`);
       return { dispatchers, events: n, received, seconds, perSecond: (received - before) / seconds, busy };
     };
@@ -277,17 +294,16 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
     };
     const rebuilt = parts.has('rebuild') ? await rebuilding() : null;
 
-    const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '—');
     const sections = [
       `topology: scaled — event store: SQLite file shared by the processes; read store: FerretDB 1.24 (SQLite backend); bus: NATS JetStream; api ×1, projector ×1, relay ×1 (${os.cpus().length} cores)`,
-      httpRows.length ? tools.table([tools.header, ...httpRows]) : null,
+      httpRows.length ? table([HEADER, ...httpRows]) : null,
       lag &&
-        tools.table([
+        table([
           ['projector lag (append → every read model checkpoint)', 'samples', 'p50', 'p99', 'max'],
           [`${LAG_RATE} appends/s for ${LAG_SECONDS} s`, `${lag.samples}/${lag.of}`, `${fmt(lag.p50)} ms`, `${fmt(lag.p99)} ms`, `${fmt(lag.max)} ms`],
         ]),
       dispatched &&
-        tools.table([
+        table([
           ['read store', 'dispatchers', 'events', 'delivered', 'seconds', 'deliveries/s', 'cores busy', 'check'],
           ...dispatched.flatMap((d) => [
             [d.store, '1', String(d.one.events), String(d.one.received), fmt(d.one.seconds, 1), fmt(d.one.perSecond), `${fmt(d.one.busy * 100)}%`, '—'],
@@ -304,7 +320,7 @@ export const scaledMain = async (tools: Tools): Promise<void> => {
           ]),
         ]),
       rebuilt &&
-        tools.table([
+        table([
           ['projections rebuild', 'events', 'ms', 'events/s', 'check'],
           [
             'SQLite (embedded)',

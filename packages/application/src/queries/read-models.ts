@@ -5,6 +5,8 @@ import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/read
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
 
+const notFound = (what: string, id: string) => failure('not_found', `No such ${what}: '${id}'`);
+
 /**
  * Read access to one workspace's documents. Every lookup is filtered by workspace, so a
  * document of another workspace reads as absent.
@@ -20,7 +22,7 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   /** The document, or a not_found failure (404) naming what was asked for. */
   async require(workspaceId: string, id: string, what: string): Promise<T> {
     const doc = await this.get(workspaceId, id);
-    if (!doc) throw failure('not_found', `No such ${what}: '${id}'`);
+    if (!doc) throw notFound(what, id);
     return doc;
   }
 
@@ -32,7 +34,7 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   async requireJson(workspaceId: string, id: string, what: string, view: JsonView<T>): Promise<string> {
     const text = await this.collection.getText(id);
     const rendered = text === null ? null : view.of(text);
-    if (!rendered || rendered.workspaceId !== workspaceId) throw failure('not_found', `No such ${what}: '${id}'`);
+    if (!rendered || rendered.workspaceId !== workspaceId) throw notFound(what, id);
     return rendered.json;
   }
 
