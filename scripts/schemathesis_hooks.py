@@ -16,26 +16,42 @@ from typing import Any
 import schemathesis
 
 
-def _describe_generator_lambdas_early() -> None:
+def _tolerate_lambda_parse_failures() -> None:
     """Works around a CPython 3.11 bug, not an API behaviour.
 
-    Hypothesis describes a strategy's lambdas by parsing their source file with `ast.parse` the
-    first time it needs them. Under CPython 3.11 (the CI's python3) that parse fails with
-    "SystemError: AST constructor recursion depth mismatch" when it happens deep in the stack,
-    as it can while Schemathesis builds the deeply nested MCP request body. Describing one
-    lambda of Schemathesis' generator module here, at import time, caches that parse for the
-    whole run. Should the internals move, this does nothing and the run goes on.
+    Hypothesis describes a strategy's lambdas (for its reprs) by parsing their source file with
+    `ast.parse`. Under CPython 3.11 (the CI's python3) that parse can fail with "SystemError: AST
+    constructor recursion depth mismatch" when it runs deep in the stack, as it does while
+    Schemathesis builds a nested request body; the run then ends in a "Runtime Error" before any
+    request is sent (CI saw it on two runs in a row, so a rerun is no cure). Hypothesis already
+    answers "lambda ...: <unknown>" when a lambda's source cannot be read; this gives that same
+    answer for the parse failure too. Should the internals move, this does nothing.
     """
     try:
-        from hypothesis.internal.reflection import get_pretty_function_description
-        from schemathesis.generation.jsonschema import strategy
+        import inspect
 
-        get_pretty_function_description(strategy._TYPE_CHECKS["null"])
-    except Exception:  # noqa: BLE001 - a missed optimisation of the tool, never a reason to stop
-        pass
+        from hypothesis.internal import lambda_sources
+    except Exception:  # noqa: BLE001 - a missed workaround of the tool, never a reason to stop
+        return
+    describe = getattr(lambda_sources, "_lambda_description", None)
+    if describe is None or getattr(describe, "_tolerant", False):
+        return
+
+    def tolerant(f: Any, *args: Any, **kwargs: Any) -> str:
+        try:
+            return describe(f, *args, **kwargs)
+        except SystemError:
+            try:
+                params = str(inspect.signature(getattr(f, "__wrapped_target", f)))[1:-1]
+            except (TypeError, ValueError):
+                params = ""
+            return f"lambda {params}: <unknown>" if params else "lambda: <unknown>"
+
+    tolerant._tolerant = True  # type: ignore[attr-defined]
+    lambda_sources._lambda_description = tolerant
 
 
-_describe_generator_lambdas_early()
+_tolerate_lambda_parse_failures()
 
 # 1. Idempotency-Key reused with another request.
 #
