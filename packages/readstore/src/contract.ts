@@ -182,6 +182,45 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     t.same((await again.find({ search: { fields: ['name', 'email'], text: 'hopper' } })).items, [], 'and bulk deletes');
   });
 
+  t.test('clearForLoad empties a collection for a bulk load; every query finds what was loaded, during the load and after', async (t) => {
+    const spec = { name: `contract_load_${suffix}`, indexes: [['workspace_id']], search: ['name', 'email'] };
+    const c = store.collection<Person>(spec);
+    t.teardown(() => c.clear());
+    await c.put(person(60, { name: 'Cleared Entry' }));
+    const ids = async (q: Parameters<typeof c.find>[0]) => (await c.find(q)).items.map((p) => p.id);
+    const search = (text: string) => ids({ search: { fields: ['name', 'email'], text } });
+    const load = await c.clearForLoad();
+    t.strictSame(await ids({}), [], 'emptied');
+    await c.writeMany([person(61, { name: 'Mary Jackson' }), person(62, { name: 'Dorothy Vaughan' })], []);
+    t.strictSame(await ids({ where: { workspace_id: 'ws_odd' } }), ['p_0061'], 'by field, during the load');
+    t.strictSame(await search('jackson'), ['p_0061'], 'searched, during the load');
+    await load.finish();
+    t.strictSame(await ids({ where: { workspace_id: 'ws_even' } }), ['p_0062'], 'by field, after');
+    t.strictSame(await search('vaughan'), ['p_0062'], 'searched, after');
+    t.strictSame(await search('cleared'), [], 'what was cleared is not found');
+    await c.update('p_0062', { name: 'Dorothy Johnson' });
+    await c.put(person(63, { name: 'Evelyn Boyd' }));
+    t.strictSame(await search('johnson'), ['p_0062'], 'later updates are indexed again');
+    t.strictSame(await search('evelyn'), ['p_0063'], 'and later puts');
+    // A load cut short (the process died before finish): the next open indexes what is there.
+    await c.clearForLoad();
+    await c.writeMany([person(64, { name: 'Annie Easley' })], []);
+    const reopened = await open();
+    t.teardown(() => reopened.close());
+    const again = reopened.collection<Person>(spec);
+    t.strictSame(
+      (await again.find({ search: { fields: ['name', 'email'], text: 'easley' } })).items.map((p) => p.id),
+      ['p_0064'],
+      'a load cut short is indexed at the next open',
+    );
+    await again.put(person(65, { name: 'Christine Darden' }));
+    t.strictSame(
+      (await again.find({ search: { fields: ['name', 'email'], text: 'darden' } })).items.map((p) => p.id),
+      ['p_0065'],
+      'and kept indexed',
+    );
+  });
+
   t.test('getText and findText give the same documents as JSON text', async (t) => {
     await people.put(person(50, { name: 'Text "quoted" ü' }));
     t.equal(await people.getText('p_none'), null);

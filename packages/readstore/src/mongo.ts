@@ -141,6 +141,12 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
       await this.c.deleteMany({});
     });
   }
+
+  /** MongoDB keeps its indexes through the load: there is nothing to finish. */
+  async clearForLoad(): Promise<{ finish(): Promise<void> }> {
+    await this.clear();
+    return { finish: async () => undefined };
+  }
 }
 
 /** MongoDB adapter: the production read store, behind the same port as the embedded one. */

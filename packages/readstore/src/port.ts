@@ -61,8 +61,17 @@ export interface Collection<T extends Doc> {
    * transaction on SQLite, one unordered bulk write on MongoDB. Ids must not repeat.
    */
   writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void>;
-  /** Removes every document (for projection rebuilds). */
+  /** Removes every document. */
   clear(): Promise<void>;
+  /**
+   * Removes every document for a bulk load (projection rebuilds): until `finish` resolves, the
+   * store may leave the secondary and search indexes unmaintained and then build each once over
+   * what was loaded (SQLite: one sorted build per index instead of an index write per document;
+   * MongoDB keeps its indexes). Reads answer throughout, from what is loaded so far (another
+   * process's searches may miss documents until `finish`). Should the process die before
+   * `finish`, the indexes are built when the collection is next opened.
+   */
+  clearForLoad(): Promise<{ finish(): Promise<void> }>;
 }
 
 export interface ReadStore {

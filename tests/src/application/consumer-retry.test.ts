@@ -26,6 +26,7 @@ const flaky = (inner: ReadStore) => {
         findText: (q) => c.findText(q),
         delete: (id) => c.delete(id),
         clear: () => c.clear(),
+        clearForLoad: () => c.clearForLoad(),
         put: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.put(doc)),
         insert: (doc) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.insert(doc)),
         update: (id, set, where) => (state.failing ? Promise.reject(new Error('read store unavailable')) : c.update(id, set, where)),

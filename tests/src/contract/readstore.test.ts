@@ -39,6 +39,35 @@ t.test('sqlite adapter uses its indexes for id, cursor and filter lookups', asyn
   db.close();
 });
 
+t.test('sqlite: a bulk load drops the indexes and builds them once at its end, or at the next open if cut short', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const Database = (await import('better-sqlite3')).default;
+  const file = join(dir, 'read.sqlite');
+  const spec = { name: 'things', indexes: [['workspace_id']], search: ['name'] };
+  const store = new SqliteReadStore(file);
+  const things = store.collection(spec);
+  const db = new Database(file, { readonly: true });
+  t.teardown(() => db.close());
+  const schema = () =>
+    (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
+    ).map((r) => r.name);
+  const kept = ['ix_things_workspace_id', 'rm_things_search_delete', 'rm_things_search_insert', 'rm_things_search_update'];
+  t.strictSame(schema(), kept);
+  const load = await things.clearForLoad();
+  t.strictSame(schema(), [], 'none maintained during the load');
+  await things.writeMany([{ id: 'a', workspace_id: 'w', name: 'Alpha' }], []);
+  await load.finish();
+  t.strictSame(schema(), kept, 'all made again at its end');
+  await things.clearForLoad();
+  await store.close();
+  const reopened = new SqliteReadStore(file);
+  t.teardown(() => reopened.close());
+  reopened.collection(spec);
+  t.strictSame(schema(), kept, 'a load cut short: made again when the collection is next opened');
+});
+
 t.test('a declared index serves every query the API sends', async (t) => {
   for (const { spec, query, site } of API_QUERIES) {
     t.not(servingIndex(spec, query), null, `${spec.name}: ${site} (${JSON.stringify(query.where ?? {})})`);

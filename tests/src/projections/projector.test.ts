@@ -50,6 +50,43 @@ t.test('an event applied twice changes nothing twice', async (t) => {
   t.strictSame(await allDocs(reads), { customers: once.customers, tags: [] });
 });
 
+t.test('an event that leaves a document as it is does not write it', async (t) => {
+  const { events, reads } = setup(t);
+  await events.append('customer-cus_1', [customerCreated('cus_1')], 'no_stream');
+  const message = (id: string, sender_type: string) =>
+    ev(
+      'message.created',
+      {
+        id,
+        conversation_id: 'conv_1',
+        workspace_id: 'ws_1',
+        customer_id: 'cus_1',
+        ticket_id: null,
+        sender_type,
+        sender_id: null,
+        content: 'Hello',
+        visibility: 'public',
+        channel: 'api',
+        external_id: null,
+        attachments: [],
+        channel_metadata: {},
+        client_message_id: null,
+        is_read: false,
+      },
+      '2026-01-03T00:00:00.000Z',
+    );
+  await events.append('conversation-conv_1', [message('msg_1', 'agent')], 'any');
+  const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
+  const log = await events.readAll({ commit: -1n, prepare: -1n }, 100);
+  await projector.applyBatch(log.slice(0, 1));
+  const created = (await allDocs(reads)).customers[0];
+  await projector.applyBatch(log.slice(1));
+  t.strictSame((await allDocs(reads)).customers[0], created, "an agent's message leaves its customer as it was, and unwritten (the same _pos)");
+  await events.append('conversation-conv_1', [message('msg_2', 'customer')], 'any');
+  await projector.applyBatch(await events.readAll(log[1].position, 100));
+  t.equal((await allDocs(reads)).customers[0].last_contact_at, '2026-01-03T00:00:00.000Z', "the customer's own message is their last contact");
+});
+
 t.test('a rebuild from the log gives the same documents', async (t) => {
   const { events, reads } = setup(t);
   const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
