@@ -48,3 +48,14 @@ t.test('an expiring key is refused at its expiry, even while cached', async (t) 
   time.now += 1;
   t.equal(await key.verdict(), null, 'expired, though still in the cache');
 });
+
+t.test('while a key is cached, a token naming it with another secret is refused', async (t) => {
+  const { keyOf, app } = await setup(t);
+  const key = await keyOf();
+  t.equal(await key.verdict(), key.id, 'verified, and cached from now');
+  const secret = key.key.slice(key.key.lastIndexOf('_') + 1);
+  const forged = key.key.slice(0, key.key.length - secret.length) + (secret[0] === 'A' ? 'B' : 'A') + secret.slice(1);
+  t.equal(await app.authenticate(forged), null, 'same key id, one character of the secret changed');
+  t.equal(await app.authenticate(`${key.key}x`), null, 'a longer token');
+  t.equal(await key.verdict(), key.id, 'the real key is still accepted');
+});
