@@ -1,3 +1,3 @@
-export { createHttpApp } from './http-app';
+export { apiLayers, createHttpApp } from './http-app';
 export { listen, runUntilSignal } from './server';
 export { ROUTES } from './routes';

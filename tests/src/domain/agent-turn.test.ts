@@ -1,6 +1,7 @@
 import t from 'tap';
 import { conversationDecider, ConversationEvent, TurnOutcome } from '@support/domain';
 import { spec } from '../support/decider-spec';
+import { messageData } from '../support/events';
 
 const given = spec(conversationDecider);
 const created = (over: object = {}): ConversationEvent => ({
@@ -24,23 +25,7 @@ const created = (over: object = {}): ConversationEvent => ({
 });
 const msg = (id: string, sender: 'customer' | 'ai', content: string): ConversationEvent => ({
   type: 'message.created',
-  data: {
-    id,
-    conversation_id: 'conv_1',
-    workspace_id: 'ws_1',
-    customer_id: 'cus_1',
-    ticket_id: null,
-    sender_type: sender,
-    sender_id: sender === 'customer' ? 'cus_1' : null,
-    content,
-    visibility: 'public',
-    channel: 'api',
-    external_id: null,
-    attachments: [],
-    channel_metadata: {},
-    client_message_id: null,
-    is_read: sender !== 'customer',
-  },
+  data: messageData(id, { sender_type: sender, sender_id: sender === 'customer' ? 'cus_1' : null, content, is_read: sender !== 'customer' }),
 });
 const reply: TurnOutcome = {
   kind: 'reply',

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { conversationDecider, ConversationEvent } from '@support/domain';
 import { spec } from '../support/decider-spec';
+import { messageData } from '../support/events';
 
 const given = spec(conversationDecider);
 const created: ConversationEvent = {
@@ -38,23 +39,7 @@ const message = (over: object = {}) => ({
 });
 const messageCreated = (id: string, clientId: string | null): ConversationEvent => ({
   type: 'message.created',
-  data: {
-    id,
-    conversation_id: 'conv_1',
-    workspace_id: 'ws_1',
-    customer_id: 'cus_1',
-    ticket_id: null,
-    sender_type: 'agent',
-    sender_id: 'key_1',
-    content: 'Hello',
-    visibility: 'public',
-    channel: 'api',
-    external_id: null,
-    attachments: [],
-    channel_metadata: {},
-    client_message_id: clientId,
-    is_read: true,
-  },
+  data: messageData(id, { sender_id: 'key_1', client_message_id: clientId, is_read: true }),
 });
 
 t.test('a conversation starts open, normal priority, unassigned', async (t) => {

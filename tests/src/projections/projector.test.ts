@@ -4,7 +4,7 @@ import { silentLogger } from '@support/application';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
 import { SqliteReadStore } from '@support/readstore/sqlite';
-import { customerCreated, ev, tagCreated } from '../support/events';
+import { customerCreated, ev, messageData, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { within } from '../support/wait';
 
@@ -53,28 +53,7 @@ t.test('an event applied twice changes nothing twice', async (t) => {
 t.test('an event that leaves a document as it is does not write it', async (t) => {
   const { events, reads } = setup(t);
   await events.append('customer-cus_1', [customerCreated('cus_1')], 'no_stream');
-  const message = (id: string, sender_type: string) =>
-    ev(
-      'message.created',
-      {
-        id,
-        conversation_id: 'conv_1',
-        workspace_id: 'ws_1',
-        customer_id: 'cus_1',
-        ticket_id: null,
-        sender_type,
-        sender_id: null,
-        content: 'Hello',
-        visibility: 'public',
-        channel: 'api',
-        external_id: null,
-        attachments: [],
-        channel_metadata: {},
-        client_message_id: null,
-        is_read: false,
-      },
-      '2026-01-03T00:00:00.000Z',
-    );
+  const message = (id: string, sender_type: 'agent' | 'customer') => ev('message.created', messageData(id, { sender_type }), '2026-01-03T00:00:00.000Z');
   await events.append('conversation-conv_1', [message('msg_1', 'agent')], 'any');
   const projector = new Projector(events, reads, ALL_PROJECTIONS, silentLogger);
   const log = await events.readAll({ commit: -1n, prepare: -1n }, 100);

@@ -1,0 +1,112 @@
+import Koa from 'koa';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Application, loadConfig, silentLogger } from '@support/application';
+import { customerJson } from '@support/http';
+import { apiLayers, createHttpApp } from '@support/api';
+import { median } from './load';
+
+/**
+ * `npm run --silent bench:layers -- [seconds] [rounds]`: what each layer of the API adds to a
+ * `GET /customers/{id}`, in CPU µs per request of the serving process. The application runs in
+ * this process (embedded engines, one customer) and serves stacks of increasing depth: a bare
+ * Koa handler reading the document as the route does, then the API's layers one by one in
+ * front of it (`apiLayers`, what createHttpApp uses), then the whole API (its router and route
+ * mounting in place of the bare handler). autocannon runs in a child process, so its CPU is not
+ * counted. Stacks alternate round by round; medians are printed. docs/performance.md cites it.
+ */
+const stack = (app: Application, workspaceId: string, depth: number): Koa => {
+  const koa = new Koa();
+  for (const layer of apiLayers(app).slice(0, depth)) for (const middleware of layer.middleware) koa.use(middleware);
+  const prefix = '/v1/customers/'.length;
+  koa.use(async (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = await app.reads.customers.requireJson(workspaceId, ctx.path.slice(prefix), 'customer', customerJson);
+  });
+  return koa;
+};
+
+/** 50 connections for `seconds`, from a child process. */
+const load = (url: string, key: string, seconds: number): Promise<{ total: number; rps: number }> =>
+  new Promise((resolve, reject) => {
+    const script =
+      "require('autocannon')({ url: process.argv[1], connections: 50, duration: Number(process.argv[2]), headers: { authorization: 'Bearer ' + process.argv[3] } }," +
+      ' (e, r) => { if (e) throw e; process.stdout.write(JSON.stringify({ total: r.requests.total, rps: r.requests.average })); });';
+    const child = spawn(process.execPath, ['-e', script, url, String(seconds), key], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: path.resolve(__dirname, '../..'),
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { total: number; rps: number }) : reject(new Error(`autocannon exited with ${code}`))));
+  });
+
+const main = async () => {
+  const seconds = Number(process.argv[2] ?? 4);
+  const rounds = Number(process.argv[3] ?? 3);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'support-layers-'));
+  const app = new Application({
+    config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: 'off' }),
+    log: silentLogger,
+    projector: true,
+  });
+  await app.start();
+  try {
+    const admin = { workspaceId: null, actor: 'bench', requestId: null };
+    const { workspace } = await app.workspaces.create(admin, { name: 'Layers', credits: 1_000_000 });
+    const key = await app.keys.create(admin, { workspaceId: workspace.id, name: 'layers' });
+    const customer = await app.customers.createOrMatch(
+      { workspaceId: workspace.id, actor: 'bench', requestId: 'bench' },
+      { email: 'layers@example.com', name: 'Layers' },
+    );
+    await app.settle(customer.position);
+    const names = apiLayers(app).map((l) => l.name);
+    const stacks = [
+      { name: 'bare Koa + the read', koa: stack(app, workspace.id, 0) },
+      ...names.map((name, i) => ({ name: `+ ${name}`, koa: stack(app, workspace.id, i + 1) })),
+      { name: '+ router and route (the API)', koa: createHttpApp(app) },
+    ];
+    const cpu = new Map<string, number[]>();
+    const rps = new Map<string, number[]>();
+    for (let round = 1; round <= rounds; round++) {
+      for (const { name, koa } of stacks) {
+        const server = koa.listen(0, '127.0.0.1');
+        await new Promise((resolve) => server.once('listening', resolve));
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/customers/${customer.id}`;
+        const probe = await fetch(url, { headers: { authorization: `Bearer ${key.key}` } });
+        if (probe.status !== 200) throw new Error(`${name}: ${probe.status} ${await probe.text()}`);
+        await load(url, key.key, 1);
+        const before = process.cpuUsage();
+        const r = await load(url, key.key, seconds);
+        const used = process.cpuUsage(before);
+        cpu.set(name, [...(cpu.get(name) ?? []), (used.user + used.system) / r.total]);
+        rps.set(name, [...(rps.get(name) ?? []), r.rps]);
+        await new Promise((resolve) => server.close(resolve));
+        process.stderr.write(`round ${round}/${rounds}: ${name}\n`);
+      }
+    }
+    process.stdout.write(`${'stack'.padEnd(32)} ${'req/s'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'added'.padStart(6)}\n`);
+    let previous: number | null = null;
+    for (const { name } of stacks) {
+      const us = median(cpu.get(name)!);
+      const added = previous === null ? '' : `${us >= previous ? '+' : ''}${Math.round(us - previous)}`;
+      process.stdout.write(
+        `${name.padEnd(32)} ${String(Math.round(median(rps.get(name)!))).padStart(7)} ${String(Math.round(us)).padStart(11)} ${added.padStart(6)}\n`,
+      );
+      previous = us;
+    }
+  } finally {
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+if (require.main === module)
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
