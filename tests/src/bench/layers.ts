@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import Koa from 'koa';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { customerJson } from '@support/http';
-import { apiLayers, createHttpApp } from '@support/api';
+import { apiLayers, createHttpApp, ROUTES } from '@support/api';
 import { median } from './load';
 
 /**
@@ -14,18 +15,28 @@ import { median } from './load';
  * `GET /customers/{id}`, in CPU µs per request of the serving process. The application runs in
  * this process (embedded engines, one customer) and serves stacks of increasing depth: a bare
  * Koa handler reading the document as the route does, then the API's layers one by one in
- * front of it (`apiLayers`, what createHttpApp uses), then the whole API (its router and route
- * mounting in place of the bare handler). autocannon runs in a child process, so its CPU is not
+ * front of it (`apiLayers`, what createHttpApp uses), then @koa/router holding every route of
+ * the API with the bare handler on this one, then the whole API (route mounting: access checks,
+ * validation, idempotency, the route's handler). autocannon runs in a child process, so its CPU is not
  * counted. Stacks alternate round by round; medians are printed. docs/performance.md cites it.
  */
-const stack = (app: Application, workspaceId: string, depth: number): Koa => {
+const stack = (app: Application, workspaceId: string, depth: number, routed = false): Koa => {
   const koa = new Koa();
   for (const layer of apiLayers(app).slice(0, depth)) for (const middleware of layer.middleware) koa.use(middleware);
-  const prefix = '/v1/customers/'.length;
-  koa.use(async (ctx) => {
+  const read = async (ctx: Koa.Context, id: string) => {
     ctx.type = 'application/json';
-    ctx.body = await app.reads.customers.requireJson(workspaceId, ctx.path.slice(prefix), 'customer', customerJson);
-  });
+    ctx.body = await app.reads.customers.requireJson(workspaceId, id, 'customer', customerJson);
+  };
+  if (!routed) {
+    const prefix = '/v1/customers/'.length;
+    koa.use((ctx) => read(ctx, ctx.path.slice(prefix)));
+    return koa;
+  }
+  // @koa/router holding every route of the API, the bare read on this one: the router's own cost.
+  const router = new Router({ prefix: '/v1' });
+  router.get('/customers/:id', (ctx) => read(ctx, ctx.params.id));
+  for (const r of ROUTES) router[r.method](r.path, () => undefined);
+  koa.use(router.routes());
   return koa;
 };
 
@@ -68,7 +79,8 @@ const main = async () => {
     const stacks = [
       { name: 'bare Koa + the read', koa: stack(app, workspace.id, 0) },
       ...names.map((name, i) => ({ name: `+ ${name}`, koa: stack(app, workspace.id, i + 1) })),
-      { name: '+ router and route (the API)', koa: createHttpApp(app) },
+      { name: '+ router (@koa/router)', koa: stack(app, workspace.id, names.length, true) },
+      { name: '+ route mounting (the API)', koa: createHttpApp(app) },
     ];
     const cpu = new Map<string, number[]>();
     const rps = new Map<string, number[]>();
