@@ -1,6 +1,18 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
+
+/** An application on a fresh data directory with one workspace, stopped and removed after the test. */
+const withWorkspace = async (t: Test, name: string) => {
+  const dir = tempDir(`${name.toLowerCase()}-`);
+  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  t.teardown(async () => {
+    await app.stop();
+    removeDir(dir);
+  });
+  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name });
+  return { app, workspace };
+};
 
 t.test('folded-state cache: a second process writing the same stream is seen', async (t) => {
   const dir = tempDir('cache-');
@@ -33,13 +45,7 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
 });
 
 t.test('commands on one stream in one process take turns: 30 at once all land, none conflicts', async (t) => {
-  const dir = tempDir('turns-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
-  t.teardown(async () => {
-    await app.stop();
-    removeDir(dir);
-  });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Turns' });
+  const { app, workspace } = await withWorkspace(t, 'Turns');
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
   const { id } = await app.conversations.create(ctx, {});
   // At once, as concurrent requests on a busy conversation: appends are group-committed, so
@@ -54,13 +60,7 @@ t.test('commands on one stream in one process take turns: 30 at once all land, n
 });
 
 t.test('commands that queue up on one stream go in one append; one that breaks a rule fails alone', async (t) => {
-  const dir = tempDir('group-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
-  t.teardown(async () => {
-    await app.stop();
-    removeDir(dir);
-  });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Group' });
+  const { app, workspace } = await withWorkspace(t, 'Group');
   const ctx = (n: number) => ({ workspaceId: workspace.id, actor: 'key_test', requestId: `req_${n}` });
   const { id } = await app.conversations.create(ctx(0), {});
   const results = await Promise.allSettled(

@@ -8,7 +8,7 @@ import { ID_PREFIX } from '@support/domain';
  */
 const TOKEN = /^sk_(live|test)_([0-9A-HJKMNP-TV-Z]{26})_([A-Za-z0-9_-]{43})$/;
 
-// crypto.hash: the one-shot form, without a Hash object per call (it is on every request's path).
+// crypto.hash: the one-shot form, without a Hash object per call (each key-cache miss hashes).
 export const hashToken = (token: string): Buffer => hash('sha256', token, 'buffer');
 
 export const newToken = (keyId: string, environment: 'live' | 'test'): string =>
