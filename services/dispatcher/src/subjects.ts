@@ -6,8 +6,20 @@ export const DISPATCHER_DURABLE = 'dispatcher';
 
 export const subjectOf = (event: RecordedEvent) => `support.events.${event.metadata.workspace_id ?? '_'}.${event.type}`;
 
-/** A recorded event as bus data (positions are bigints: carried as text). */
-export const toBusMessage = (event: RecordedEvent) => ({ ...event, position: formatPosition(event.position) });
+/**
+ * A recorded event as bus data (positions are bigints: carried as text). Field by field: an
+ * adapter's event may work out its data and metadata when they are first read, which a spread
+ * would leave out.
+ */
+export const toBusMessage = (event: RecordedEvent) => ({
+  id: event.id,
+  stream: event.stream,
+  revision: event.revision,
+  type: event.type,
+  data: event.data,
+  metadata: event.metadata,
+  position: formatPosition(event.position),
+});
 
 export const fromBusMessage = (data: unknown): RecordedEvent => {
   const d = data as RecordedEvent & { position: string };

@@ -47,6 +47,7 @@ t.test('the relay publishes every event in log order, resumes from its checkpoin
   );
   const recorded = fromBusMessage(got[1].data);
   t.equal(recorded.type, 'message.created');
+  t.strictSame([recorded.data, recorded.metadata.workspace_id], [{ n: 'message.created' }, 'ws_1'], 'data and metadata make the trip');
   t.equal(recorded.position.commit, 2n, 'positions survive the trip as bigints');
   t.equal(got[1].id, recorded.id, 'the message id is the event id');
   await first.stop();
