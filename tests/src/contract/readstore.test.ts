@@ -55,11 +55,20 @@ t.test('sqlite: a bulk load drops the indexes and builds them once at its end, o
     ).map((r) => r.name);
   const kept = ['ix_things_workspace_id', 'rm_things_search_delete', 'rm_things_search_insert', 'rm_things_search_update'];
   t.strictSame(schema(), kept);
+  // Another process (the running service) searches throughout: the search index is made
+  // again empty for the load, never missing.
+  const other = new SqliteReadStore(file);
+  t.teardown(() => other.close());
+  const search = async () => (await other.collection(spec).find({ search: { fields: ['name'], text: 'alp' } })).items.map((d) => d.id);
+  await things.writeMany([{ id: 'old', workspace_id: 'w', name: 'Alpine' }], []);
+  t.strictSame(await search(), ['old']);
   const load = await things.clearForLoad();
   t.strictSame(schema(), [], 'none maintained during the load');
+  t.strictSame(await search(), [], "another process's search finds the emptied index");
   await things.writeMany([{ id: 'a', workspace_id: 'w', name: 'Alpha' }], []);
   await load.finish();
   t.strictSame(schema(), kept, 'all made again at its end');
+  t.strictSame(await search(), ['a'], 'and finds what was loaded once it is done');
   await things.clearForLoad();
   await store.close();
   const reopened = new SqliteReadStore(file);
