@@ -147,3 +147,46 @@ t.test('waitFor is bounded: a position never reached answers false once its time
   // The 10 s deadline only turns a wait that never ends into a failure; it measures nothing.
   t.equal(await within(projector.waitFor({ commit: 99n, prepare: 99n }, 150), 10_000, 'waitFor with a 150 ms timeout'), false);
 });
+
+t.test('a rebuild keeps the documents events come back to across a flush, and reads the others back', async (t) => {
+  const { events, reads } = setup(t);
+  await events.append('customer-cus_1', [customerCreated('cus_1'), ev('customer.updated', { id: 'cus_1', changes: { name: 'Ann' } })], 'no_stream');
+  // Written out every two documents: here, with cus_1 come back to, the tag only made.
+  await events.append('tag-tag_1', [tagCreated('tag_1')], 'no_stream');
+  await events.append('customer-cus_2', [customerCreated('cus_2')], 'no_stream');
+  await events.append('customer-cus_1', [ev('customer.updated', { id: 'cus_1', changes: { name: 'Anna' } })], 'any');
+  await events.append('customer-cus_2', [ev('customer.updated', { id: 'cus_2', changes: { name: 'Bo' } })], 'any');
+  await events.append('tag-tag_1', [ev('tag.updated', { id: 'tag_1', changes: { color: '#000000' } })], 'any');
+  // Every document read from the store during the rebuild, by collection.
+  const gets: string[] = [];
+  const counted = new Proxy(reads, {
+    get: (target, prop, receiver) =>
+      prop === 'collection'
+        ? (spec: Parameters<SqliteReadStore['collection']>[0]) => {
+            const c = target.collection(spec);
+            return new Proxy(c, {
+              get: (ct, p, r) =>
+                p === 'get'
+                  ? (id: string) => {
+                      gets.push(`${spec.name}/${id}`);
+                      return ct.get(id);
+                    }
+                  : (Reflect.get(ct, p, r) as unknown),
+            });
+          }
+        : (Reflect.get(target, prop, receiver) as unknown),
+  });
+  await new Projector(events, counted, ALL_PROJECTIONS, silentLogger, { rebuildFlushAt: 2 }).rebuild();
+  t.strictSame(gets, ['tags/tag_1'], 'the customers stayed known; the tag, only made before the flush, was read back');
+  const docs = await allDocs(reads);
+  t.strictSame(
+    [docs.customers.map((d) => [d.id, d.name]), docs.tags.map((d) => d.color)],
+    [
+      [
+        ['cus_2', 'Bo'],
+        ['cus_1', 'Anna'],
+      ],
+      ['#000000'],
+    ],
+  );
+});
