@@ -238,13 +238,14 @@ const REBUILD_FLUSH_AT = 200_000;
 /**
  * How the projector reads and writes documents: the documents changed and not yet written
  * (null: deleted) per collection, flushed per batch (live) or every REBUILD_FLUSH_AT documents
- * (rebuild), and those read from the store meanwhile.
+ * (rebuild), and those read from the store meanwhile (in a rebuild, also those kept known
+ * after a flush).
  */
 class WriteBehind {
   private readonly pending = new Map<Collection<Doc>, Map<string, Doc | null>>();
   private readonly read = new Map<Collection<Doc>, Map<string, Doc | null>>();
   /**
-   * With `cleared` (a rebuild: the collections start empty): the ids this cache has written.
+   * In a rebuild (the collections start empty): the ids this cache has written.
    * Any other document is known to be absent, without a lookup; most events of a long log
    * create their document, and that lookup was a seventh of a rebuild's time.
    */
@@ -252,13 +253,13 @@ class WriteBehind {
   /**
    * A rebuild's collections whose documents events come back to (an event changed one that
    * existed: customers, conversations; not messages, each made once). Their documents stay
-   * known after a flush, up to `keepAtMost` in all, instead of being read again (at 1M events
-   * those reads were 6.5% of the rebuild).
+   * known after a flush, up to `rebuildKeepAtMost` in all, instead of being read again (at 1M
+   * events those reads were 6.5% of the rebuild).
    */
   private readonly revisited = new Set<Collection<Doc>>();
   size = 0;
 
-  /** `rebuildKeepAtMost`: a rebuild's (its collections start empty), keeping that many documents known after a flush. */
+  /** With `rebuildKeepAtMost`: a rebuild's (its collections start empty), keeping at most that many documents known after a flush. */
   constructor(private readonly rebuildKeepAtMost?: number) {
     this.written = rebuildKeepAtMost !== undefined ? new Map() : null;
   }

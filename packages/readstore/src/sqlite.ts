@@ -105,8 +105,8 @@ const searchIndex = (db: Database.Database, table: string, fields: readonly stri
     /**
      * Within the caller's transaction. The index is dropped and made again empty: an FTS5
      * DELETE goes row by row (emptying 20k customers for a load took 198 ms with it, 35 ms
-     * now). Other processes see it full or empty, never missing. The insert trigger goes last when the index is filled
-     * again: it marks the index complete.
+     * now). Other processes see it full or empty, never missing. The insert trigger goes last
+     * when the index is filled again: it marks the index complete.
      */
     suspend: () =>
       db.exec(`
