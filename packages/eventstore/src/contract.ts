@@ -121,6 +121,40 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
     t.ok((await store.readAll(START, 1)).length === 1, 'START reads from the beginning');
   });
 
+  t.test('readAll of some types skips the others, and reads nothing for none', async (t) => {
+    const from = await store.head();
+    const tag = randomUUID().slice(0, 8);
+    await store.append(stream('typed'), [event(`t.a${tag}`), event(`t.b${tag}`), event(`t.c${tag}`), event(`t.a${tag}`)], 'no_stream');
+    const page1 = await store.readAll(from, 2, [`t.a${tag}`, `t.c${tag}`]);
+    t.strictSame(
+      page1.map((e) => e.type),
+      [`t.a${tag}`, `t.c${tag}`],
+    );
+    const page2 = await store.readAll(page1[1].position, 10, [`t.a${tag}`, `t.c${tag}`]);
+    t.strictSame(
+      page2.map((e) => [e.type, e.revision]),
+      [[`t.a${tag}`, 3]],
+    );
+    t.strictSame(await store.readAll(from, 10, []), [], 'no types: nothing');
+  });
+
+  t.test('countByType counts the events of each type, or is null where the engine cannot', async (t) => {
+    const before = await store.countByType();
+    const tag = randomUUID().slice(0, 8);
+    await store.append(stream('count'), [event(`count.a${tag}`), event(`count.b${tag}`), event(`count.a${tag}`)], 'no_stream');
+    const after = await store.countByType();
+    if (before === null || after === null) {
+      t.strictSame([before, after], [null, null], 'null both times');
+      return;
+    }
+    t.strictSame([after[`count.a${tag}`], after[`count.b${tag}`]], [2, 1]);
+    t.strictSame(
+      Object.values(after).reduce((a, b) => a + b, 0),
+      Object.values(before).reduce((a, b) => a + b, 0) + 3,
+      'nothing else counted',
+    );
+  });
+
   t.test('subscribe delivers what exists after the position, then what comes later', async (t) => {
     const from = await store.head();
     const s = stream('sub');

@@ -62,11 +62,13 @@ export class EsdbEventStore implements EventStore {
     return out;
   }
 
-  readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    return this.ops.run(() => this.readAllNow(after, limit));
+  readAll(after: Position, limit: number, types?: readonly string[]): Promise<RecordedEvent[]> {
+    return this.ops.run(() => this.readAllNow(after, limit, types && new Set(types)));
   }
 
-  private async readAllNow(after: Position, limit: number): Promise<RecordedEvent[]> {
+  // `types` are matched here, as the read goes, rather than by a server-side filter: the paging
+  // below counts what the server returns, and stays the same either way.
+  private async readAllNow(after: Position, limit: number, types?: ReadonlySet<string>): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     const from = fromPosition(after);
     // Reading $all from a position includes that position, and system events count towards
@@ -80,7 +82,7 @@ export class EsdbEventStore implements EventStore {
         const p = r.event?.position;
         if (!p) continue;
         last = toPosition(p);
-        if (comparePositions(last, after) <= 0 || !isDomain(r)) continue;
+        if (comparePositions(last, after) <= 0 || !isDomain(r) || (types && !types.has(r.event!.type))) continue;
         if (out.length < limit) out.push(toRecorded(r));
       }
       if (out.length >= limit || seen < limit + 1 || last === null) return out;
@@ -96,6 +98,11 @@ export class EsdbEventStore implements EventStore {
   /** The newest domain event's position (scanning back past system events; see newestDomainPosition). */
   private headNow(): Promise<Position> {
     return newestDomainPosition((from, count) => this.client.readAll({ fromPosition: from, direction: BACKWARDS, maxCount: count }), HEAD_PAGE);
+  }
+
+  /** EventStoreDB keeps no count per type that a client can read without reading the events. */
+  async countByType(): Promise<null> {
+    return null;
   }
 
   /**

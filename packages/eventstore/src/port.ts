@@ -44,8 +44,11 @@ export interface EventStore {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream in order from `fromRevision` (default 0: all of it); empty when it does not exist. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
-  /** Up to `limit` domain events strictly after `after` (START for the beginning), in log order. */
-  readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Up to `limit` domain events strictly after `after` (START for the beginning), in log order;
+   * with `types`, only events of those types (a rebuild reads only what its read models handle).
+   */
+  readAll(after: Position, limit: number, types?: readonly string[]): Promise<RecordedEvent[]>;
   /**
    * Delivers every domain event after `after`, in log order, in batches, then keeps
    * delivering new ones (from any process). A batch is not followed by the next one until
@@ -54,6 +57,11 @@ export interface EventStore {
   subscribe(after: Position, handler: (batch: RecordedEvent[]) => Promise<void>, onError: (err: unknown) => void): Subscription;
   /** The position of the newest event, or START when the log is empty. */
   head(): Promise<Position>;
+  /**
+   * How many domain events of each type the log holds, when the engine can count them without
+   * reading the events (a parallel rebuild balances its workers by it); null when it cannot.
+   */
+  countByType(): Promise<Record<string, number> | null>;
   close(): Promise<void>;
 }
 

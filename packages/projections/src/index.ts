@@ -14,6 +14,7 @@ import { agentsProjection } from './agents';
 
 export * from './projection';
 export * from './projector';
+export * from './partition';
 export { WORKSPACES } from './workspaces';
 export { API_KEYS } from './apikeys';
 export { CUSTOMERS } from './customers';

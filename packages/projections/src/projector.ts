@@ -190,7 +190,10 @@ export class Projector implements ProjectionWatch {
    * event, then moves the checkpoints to the end of what it replayed (see below). A projector
    * running meanwhile re-applying events changes nothing twice, thanks to `_pos`.
    */
-  async rebuild(onProgress?: (applied: number) => void, options: { complete?: boolean } = {}): Promise<{ events: number; ms: number }> {
+  async rebuild(
+    onProgress?: (applied: number) => void,
+    options: { complete?: boolean } = {},
+  ): Promise<{ events: number; ms: number; /** Where it stopped (null: the log was empty). */ position: string | null }> {
     const started = Date.now();
     // Emptied for a bulk load: the indexes are built once at the end (see clearForLoad).
     const loads = [];
@@ -200,11 +203,19 @@ export class Projector implements ProjectionWatch {
     // fraction of the round trips.
     const flushAt = this.options.rebuildFlushAt ?? REBUILD_FLUSH_AT;
     const docs = new WriteBehind(flushAt);
+    // Only the events these read models handle are read (all of them, for the usual rebuild of
+    // every read model, are most of the log). The end is the log's head as it was before the
+    // read that found nothing more: every event up to it was read, handled or not.
+    const types = [...this.routes.keys()];
     let after = START;
     let count = 0;
     for (;;) {
-      const batch = await this.events.readAll(after, 1000);
-      if (batch.length === 0) break;
+      const head = await this.events.head();
+      const batch = await this.events.readAll(after, 1000, types);
+      if (batch.length === 0) {
+        if (comparePositions(head, after) > 0) after = head;
+        break;
+      }
       for (const event of batch) {
         const reading = this.applyOne(event as unknown as ProjectedEvent, docs);
         if (reading) await reading;
@@ -220,12 +231,12 @@ export class Projector implements ProjectionWatch {
     // (harmless, documents carry `_pos`, but minutes on a long log): each rebuilt read model's
     // own checkpoint (the scale-out's pool), and the shared one when `complete` says every
     // projection was rebuilt (otherwise the others may still be behind it).
-    if (count > 0) {
-      const position = formatPosition(after);
+    const position = comparePositions(after, START) > 0 ? formatPosition(after) : null;
+    if (position !== null) {
       for (const p of this.projections) await this.store.setCheckpoint(readModelCheckpoint(p.collection.name), position);
       if (options.complete) await this.store.setCheckpoint(this.checkpoint, position);
     }
-    return { events: count, ms: Date.now() - started };
+    return { events: count, ms: Date.now() - started, position };
   }
 }
 

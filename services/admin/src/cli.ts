@@ -19,6 +19,9 @@ export const output = (json: boolean): Output => ({
   },
 });
 
+/** The admin CLI logs warnings and errors only, on stderr, unless LOG_LEVEL says otherwise. */
+export const adminLogLevel = (): string => process.env.LOG_LEVEL ?? 'warn';
+
 /** A mistake in how the command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
 

@@ -1,5 +1,5 @@
 import { Application, DomainFailure, jsonLogger, loadConfigOrExit } from '@support/application';
-import { output, UsageError } from './cli';
+import { adminLogLevel, output, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
@@ -27,7 +27,7 @@ const main = async (argv: string[]): Promise<number> => {
   }
   const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.
-  const log = jsonLogger(process.env.LOG_LEVEL ?? 'warn', { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
+  const log = jsonLogger(adminLogLevel(), { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
   const app = new Application({ config, log, projector: false });
   try {
     await command(app, output(rest.includes('--json')), rest);

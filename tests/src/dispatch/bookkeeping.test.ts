@@ -33,6 +33,7 @@ const networked = (inner: EventStore): EventStore => {
     readAll: (...args) => inner.readAll(...args),
     subscribe: (...args) => inner.subscribe(...args),
     head: () => inner.head(),
+    countByType: () => inner.countByType(),
     close: () => inner.close(),
   };
 };

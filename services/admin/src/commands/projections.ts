@@ -1,23 +1,48 @@
+import { availableParallelism } from 'node:os';
 import type { Application } from '@support/application';
-import { ALL_PROJECTIONS, Projector } from '@support/projections';
-import { flags, Output, UsageError } from '../cli';
+import { ALL_PROJECTIONS, CHECKPOINT, partitionProjections, Projector } from '@support/projections';
+import { adminLogLevel, flags, Output, UsageError, wholeNumber } from '../cli';
+import { rebuildInWorkers } from '../rebuild/in-workers';
 
 export const projectionsCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
   if (sub !== 'rebuild') throw new UsageError('projections commands: rebuild');
-  const v = flags(args, { name: 'string' });
+  const v = flags(args, { name: 'string', workers: 'string' });
   const names = ALL_PROJECTIONS.map((p) => p.collection.name);
   const chosen = typeof v.name === 'string' ? ALL_PROJECTIONS.filter((p) => p.collection.name === v.name) : ALL_PROJECTIONS;
   if (chosen.length === 0) throw new UsageError(`unknown projection "${v.name}"; known: ${names.join(', ')}`);
-  const projector = new Projector(app.engines.events, app.engines.reads, chosen, app.log);
-  let last = Date.now();
-  const result = await projector.rebuild(
-    (applied) => {
-      if (Date.now() - last >= 1000) {
-        out.progress(`${applied} events applied…`);
-        last = Date.now();
-      }
-    },
-    { complete: chosen.length === ALL_PROJECTIONS.length },
-  );
-  out.result({ projections: chosen.map((p) => p.collection.name), events: result.events, ms: result.ms });
+  const workers = wholeNumber(v.workers, 'workers') ?? availableParallelism();
+  if (workers < 1) throw new UsageError('--workers takes a whole number ≥ 1');
+  const complete = chosen.length === ALL_PROJECTIONS.length;
+  const started = Date.now();
+  let last = started;
+  const onProgress = (applied: number) => {
+    if (Date.now() - last >= 1000) {
+      out.progress(`${applied} events applied…`);
+      last = Date.now();
+    }
+  };
+  // Read models are independent of each other: groups of them are rebuilt in parallel, one
+  // worker thread each, balanced by the log's count of the event types each one handles.
+  const counts = await app.engines.events.countByType();
+  const groups = partitionProjections(chosen, workers, counts);
+  // What is reported: the events in the log, or where the engine cannot count them, the most
+  // events a worker read (each reads only the types its read models handle).
+  let events: number;
+  if (groups.length === 1) {
+    ({ events } = await new Projector(app.engines.events, app.engines.reads, chosen, app.log).rebuild(onProgress, { complete }));
+  } else {
+    out.progress(`rebuilding in ${groups.length} workers: ${groups.map((g) => g.map((p) => p.collection.name).join(', ')).join(' | ')}`);
+    const result = await rebuildInWorkers(
+      groups.map((g) => g.map((p) => p.collection.name)),
+      { dataDir: app.config.dataDir, eventstoreUrl: app.config.eventstoreUrl, mongodbUrl: app.config.mongodbUrl, natsUrl: app.config.natsUrl },
+      adminLogLevel(),
+      onProgress,
+    );
+    events = result.events;
+    // Each worker moved its own read models' checkpoints; the all-models projector's may move
+    // once every read model is rebuilt, to where the earliest worker stopped.
+    if (complete && result.position !== null) await app.engines.reads.setCheckpoint(CHECKPOINT, result.position);
+  }
+  if (counts) events = Object.values(counts).reduce((a, b) => a + b, 0);
+  out.result({ projections: chosen.map((p) => p.collection.name), events, ms: Date.now() - started });
 };
