@@ -27,9 +27,9 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
   const groups = partitionProjections(chosen, workers, counts);
   // What is reported: the events in the log, or where the engine cannot count them, the most
   // events a worker read (each reads only the types its read models handle).
-  let events: number;
+  let read: number;
   if (groups.length === 1) {
-    ({ events } = await new Projector(app.engines.events, app.engines.reads, chosen, app.log).rebuild(onProgress, { complete }));
+    ({ events: read } = await new Projector(app.engines.events, app.engines.reads, chosen, app.log).rebuild(onProgress, { complete }));
   } else {
     out.progress(`rebuilding in ${groups.length} workers: ${groups.map((g) => g.map((p) => p.collection.name).join(', ')).join(' | ')}`);
     const result = await rebuildInWorkers(
@@ -38,11 +38,11 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
       adminLogLevel(),
       onProgress,
     );
-    events = result.events;
+    read = result.events;
     // Each worker moved its own read models' checkpoints; the all-models projector's may move
     // once every read model is rebuilt, to where the earliest worker stopped.
     if (complete && result.position !== null) await app.engines.reads.setCheckpoint(CHECKPOINT, result.position);
   }
-  if (counts) events = Object.values(counts).reduce((a, b) => a + b, 0);
+  const events = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : read;
   out.result({ projections: chosen.map((p) => p.collection.name), events, ms: Date.now() - started });
 };

@@ -16,10 +16,11 @@ export type WorkerMessage = { applied: number } | { done: { events: number; ms: 
 
 /**
  * Rebuilds each group of read models in a worker thread of its own, all at once, their bulk
- * writes taking turns (WriteTurns). Each worker reads the whole log and moves its read models'
- * checkpoints; `onProgress` gets the events every worker has passed. Resolves with the events
- * read and the earliest position a worker stopped at (null: the log was empty). A worker's
- * failure stops the others and rejects.
+ * writes taking turns (WriteTurns). Each worker reads the events of the types its read models
+ * handle and moves their checkpoints; `onProgress` gets the events the workers have applied
+ * so far, in all (an event handled by two groups counts twice). Resolves with the most events
+ * a worker read and the earliest position a worker stopped at (null: the log was empty). A
+ * worker's failure stops the others and rejects.
  */
 export const rebuildInWorkers = async (
   groups: readonly string[][],
@@ -38,7 +39,7 @@ export const rebuildInWorkers = async (
           if ('done' in m) done = m.done;
           else {
             applied[i] = m.applied;
-            onProgress?.(Math.min(...applied));
+            onProgress?.(applied.reduce((a, b) => a + b, 0));
           }
         });
         worker.on('error', reject);
