@@ -59,6 +59,9 @@ t.test('projections rebuild in worker threads makes the read models the live pro
   await svc.stop();
   await dropReadStore(dir);
 
+  const inOneThread = await admin(dir, 'projections', 'rebuild', '--json');
+  t.equal(inOneThread.code, 0, inOneThread.stderr);
+  t.notMatch(inOneThread.stderr, /rebuilding in/, 'by default a short log is rebuilt in one thread');
   const r = await admin(dir, 'projections', 'rebuild', '--workers', '2', '--json');
   t.equal(r.code, 0, r.stderr);
   t.match(r.stderr, /^rebuilding in 2 workers: [a-z_, ]+ \| [a-z_, ]+$/m, 'the groups on stderr');
