@@ -182,6 +182,22 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     t.same((await again.find({ search: { fields: ['name', 'email'], text: 'hopper' } })).items, [], 'and bulk deletes');
   });
 
+  t.test('a search whose text is partly common finds exactly its matches (SQLite looks the rare part up, then checks the whole)', async (t) => {
+    const c = store.collection<Person>({ name: `contract_common_${suffix}`, indexes: [['workspace_id']], search: ['name', 'email'] });
+    t.teardown(() => c.clear());
+    // "growth" and "@example.com" are in 1,200 rows: over COMMON_TRIGRAM_ROWS.
+    const grown = Array.from({ length: 1200 }, (_, n) => person(n, { workspace_id: 'ws_1', name: `Growth ${n}`, email: `growth${n}@example.com` }));
+    // Holds the rare part of "growth1150@" ("th1150@"), not the whole.
+    await c.writeMany([...grown, person(5000, { workspace_id: 'ws_1', name: 'Smith', email: 'smith1150@example.com' })], []);
+    const emails = async (text: string) =>
+      (await c.find({ where: { workspace_id: 'ws_1' }, search: { fields: ['name', 'email'], text }, limit: 10 })).items.map((p) => p.email);
+    t.strictSame(await emails('growth1150@'), ['growth1150@example.com']);
+    t.strictSame(await emails('GROWTH1150@EX'), ['growth1150@example.com'], 'case-insensitive');
+    t.strictSame(await emails('th1150@'), ['smith1150@example.com', 'growth1150@example.com'], 'the rare part alone finds both');
+    t.strictSame(await emails('Growth 1150'), ['growth1150@example.com'], 'in the other field');
+    t.strictSame(await emails('growth1150@example.org'), [], 'nothing holds the whole');
+  });
+
   t.test('clearForLoad empties a collection for a bulk load; every query finds what was loaded, during the load and after', async (t) => {
     const spec = { name: `contract_load_${suffix}`, indexes: [['workspace_id']], search: ['name', 'email'] };
     const c = store.collection<Person>(spec);

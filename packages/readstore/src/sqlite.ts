@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
+import { COMMON_TRIGRAM_ROWS, searchWindow } from './search-window';
 
 const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
 const bind = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
@@ -12,11 +13,15 @@ const searchTables = (table: string) => ({ fts: `${table}_search`, rows: `${tabl
 const indexedSearch = (search: NonNullable<FindQuery['search']>, searchFields: readonly string[] | undefined): boolean =>
   !!searchFields && [...search.text].length >= 3 && search.fields.length === searchFields.length && search.fields.every((f) => searchFields.includes(f));
 
+/** A phrase of the trigram index: the text as a case-insensitive substring of one of its columns. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
 /**
  * The SQL and parameters that `find` runs for a query on `table` (exported for the query-plan
- * test); `searchFields`: the collection's indexed search fields, if any.
+ * test); `searchFields`: the collection's indexed search fields, if any; `window`: the part of
+ * an indexed search's text to look up in the index (`searchWindow`), the rest checked on the rows.
  */
-export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly string[]): { sql: string; params: Scalar[] } => {
+export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly string[], window?: string | null): { sql: string; params: Scalar[] } => {
   const where: string[] = [];
   const params: Scalar[] = [];
   for (const [field, value] of Object.entries(q.where ?? {})) {
@@ -27,10 +32,15 @@ export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly
     }
   }
   if (q.search && indexedSearch(q.search, searchFields)) {
-    // A phrase of the trigram index: a case-insensitive substring of one of its columns.
     const { fts, rows } = searchTables(table);
     where.push(`id IN (SELECT r.id FROM "${fts}" JOIN "${rows}" r ON r.n = "${fts}".rowid WHERE "${fts}" MATCH ?)`);
-    params.push(`"${q.search.text.replace(/"/g, '""')}"`);
+    params.push(phrase(window ?? q.search.text));
+    if (window) {
+      // The rows holding the window, checked for the whole text as the index would (printable
+      // ASCII only: lower() folds ASCII letters, as the index does).
+      where.push(`(${q.search.fields.map((f) => `instr(lower(coalesce(${path(f)}, '')), ?) > 0`).join(' OR ')})`);
+      for (let i = 0; i < q.search.fields.length; i++) params.push(q.search.text.toLowerCase());
+    }
   } else if (q.search && q.search.text !== '') {
     where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     for (let i = 0; i < q.search.fields.length; i++) params.push(`%${likeEscape(q.search.text)}%`);
@@ -130,6 +140,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly search: ReturnType<typeof searchIndex> | null;
   /** Between clearForLoad and its finish: the search index is empty. */
   private loading = false;
+  /**
+   * How many rows of the search index hold a trigram, up to COMMON_TRIGRAM_ROWS: what
+   * `searchWindow` decides by. Counted once per minute at most (an estimate: a stale count
+   * makes a search slower, never different).
+   */
+  private readonly trigramRows = new Map<string, number>();
+  private trigramRowsSince = 0;
 
   constructor(
     private readonly db: Database.Database,
@@ -177,8 +194,25 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return (this.getStatement.get(id) as string | undefined) ?? null;
   }
 
+  private rowsWith(trigram: string): number {
+    const now = Date.now();
+    if (now - this.trigramRowsSince > 60_000 || this.trigramRows.size > 10_000) {
+      this.trigramRows.clear();
+      this.trigramRowsSince = now;
+    }
+    let n = this.trigramRows.get(trigram);
+    if (n === undefined) {
+      const { fts } = searchTables(this.table);
+      n = this.stmt(`SELECT count(*) FROM (SELECT 1 FROM "${fts}" WHERE "${fts}" MATCH ? LIMIT ${COMMON_TRIGRAM_ROWS})`).pluck().get(phrase(trigram)) as number;
+      this.trigramRows.set(trigram, n);
+    }
+    return n;
+  }
+
   async findText(q: FindQuery): Promise<FindResult<string>> {
-    const { sql, params } = sqliteQuery(this.table, q, this.loading ? undefined : this.searchFields);
+    const searchFields = this.loading ? undefined : this.searchFields;
+    const window = q.search && indexedSearch(q.search, searchFields) ? searchWindow(q.search.text, (t) => this.rowsWith(t)) : null;
+    const { sql, params } = sqliteQuery(this.table, q, searchFields, window);
     const rows = this.stmt(sql)
       .pluck()
       .all(...params) as string[];

@@ -10,6 +10,7 @@ import { SqliteReadStore } from '@support/readstore/sqlite';
 import { readStoreContract } from '@support/readstore/dist/contract';
 import { indexKey, mongoQuery } from '@support/readstore/mongo';
 import { sqliteQuery } from '@support/readstore/sqlite';
+import { COMMON_TRIGRAM_ROWS, searchWindow } from '@support/readstore/dist/search-window';
 import { API_QUERIES } from '../support/api-queries';
 import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
 
@@ -102,6 +103,21 @@ t.test('sqlite: the plan of every API query searches an index and needs no sort'
     t.match(plan, new RegExp(`SEARCH rm_${spec.name} USING (COVERING )?INDEX ix_${spec.name}_`), `${spec.name}: ${site}: ${plan}`);
     t.notMatch(plan, /TEMP B-TREE/, `${spec.name}: ${site}: no sort step`);
   }
+});
+
+t.test('sqlite: a search looks up the longest run of its rare trigrams when the text has common ones', async (t) => {
+  const rows = (counts: Record<string, number>) => (trigram: string) => counts[trigram] ?? 1;
+  const common = COMMON_TRIGRAM_ROWS;
+  t.equal(searchWindow('growth30000@', rows({ gro: common, row: common, owt: common, wth: common, th3: common + 1 })), 'h30000@');
+  t.equal(searchWindow('growth30000@', rows({ gro: common, th3: common, h30: common })), '30000@', 'the longest of two runs');
+  t.equal(searchWindow('growth30000@', rows({ gro: common - 1 })), null, 'all rare: the whole text');
+  t.equal(searchWindow('ab12cd', rows({ ab1: common, '2cd': common })), 'b12c', 'a run of two');
+  t.equal(searchWindow('ab12cd', rows({ ab1: common, '12c': common })), null, 'runs of one trigram: the whole text');
+  t.equal(searchWindow('ab12cd', rows({ ab1: common, '12c': common, b12: common, '2cd': common })), null, 'all common: the whole text');
+  t.equal(searchWindow('zoë@example', rows({ zoë: common })), null, 'not printable ASCII: the whole text');
+  const { sql, params } = sqliteQuery('rm_customers', { search: { fields: ['name', 'email'], text: 'Growth30000@' }, limit: 10 }, ['name', 'email'], '30000@');
+  t.strictSame(params, ['"30000@"', 'growth30000@', 'growth30000@'], 'the window in the index, the whole text on the rows');
+  t.match(sql, /instr\(lower\(coalesce\(json_extract\(doc, '\$\.name'\), ''\)\), \?\) > 0 OR instr/);
 });
 
 t.test('sqlite: a page size is written into the statement, not bound (SQLite re-prepares a statement with a bound LIMIT on every run)', async (t) => {
