@@ -93,6 +93,9 @@ export class SqliteEventStore implements EventStore {
     // NORMAL in WAL mode survives a process crash; only a power cut can drop the last commits.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // Each append of a group runs in a savepoint, whose journal is otherwise a temporary file
+    // written with a system call per page.
+    this.db.pragma('temp_store = MEMORY');
     this.db.exec(`CREATE TABLE IF NOT EXISTS events (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,

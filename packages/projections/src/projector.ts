@@ -115,18 +115,19 @@ export class Projector implements ProjectionWatch {
 
   /** Applies a batch, then saves the checkpoint and wakes the requests waiting on it. */
   async applyBatch(batch: readonly RecordedEvent[]): Promise<void> {
-    // The batch's documents are folded in memory and written together, one transaction per
-    // read model on SQLite (one bulk write on MongoDB). A crash part-way leaves some written:
-    // the checkpoint is not saved yet, and replayed events skip them by `_pos`.
+    // The batch's documents are folded in memory and written together with the checkpoint:
+    // one transaction on SQLite; on MongoDB a bulk write per read model, then the checkpoint.
+    // A crash part-way there leaves some written without the checkpoint: replayed events skip
+    // them by `_pos`.
     const docs = new WriteBehind();
     for (const event of batch) {
       const reading = this.applyOne(event as unknown as ProjectedEvent, docs);
       if (reading) await reading;
     }
-    await docs.flush();
     const last = batch[batch.length - 1].position;
-    if (this.options.saveEveryMs === undefined) await this.store.setCheckpoint(this.checkpoint, formatPosition(last));
-    else await (this.writer ??= new CheckpointWriter(this.store, this.checkpoint, this.options.saveEveryMs)).save(formatPosition(last));
+    const saveNow = this.options.saveEveryMs === undefined;
+    await this.store.writeBatch(docs.take(), saveNow ? { name: this.checkpoint, value: formatPosition(last) } : undefined);
+    if (!saveNow) await (this.writer ??= new CheckpointWriter(this.store, this.checkpoint, this.options.saveEveryMs)).save(formatPosition(last));
     this.position = last;
     this.progress.emit('progress');
     this.options.onCheckpoint?.(this.checkpoint, last);

@@ -1,9 +1,19 @@
-import { Collection, Doc } from '@support/readstore';
+import { Collection, CollectionWrites, Doc } from '@support/readstore';
 
 const mapOf = <K, V>(maps: Map<Collection<Doc>, Map<K, V>>, c: Collection<Doc>): Map<K, V> => {
   let m = maps.get(c);
   if (!m) maps.set(c, (m = new Map<K, V>()));
   return m;
+};
+
+const split = (m: Map<string, Doc | null>): { puts: Doc[]; deletes: string[] } => {
+  const puts: Doc[] = [];
+  const deletes: string[] = [];
+  for (const [id, doc] of m) {
+    if (doc) puts.push(doc);
+    else deletes.push(id);
+  }
+  return { puts, deletes };
 };
 
 // Each flush rewrites every document changed since the last one (a customer is touched by
@@ -70,14 +80,19 @@ export class WriteBehind {
     m.set(id, null);
   }
 
+  /** The documents changed since the last flush or take, per collection, and forgets them (live batches: one writeBatch). */
+  take(): CollectionWrites[] {
+    const writes = [...this.pending].map(([c, m]) => ({ collection: c.name, ...split(m) }));
+    this.pending.clear();
+    this.read.clear();
+    this.size = 0;
+    return writes;
+  }
+
+  /** Writes the changed documents, a writeMany per collection (a rebuild's bulk writes). */
   async flush(): Promise<void> {
     for (const [c, m] of this.pending) {
-      const puts: Doc[] = [];
-      const deletes: string[] = [];
-      for (const [id, doc] of m) {
-        if (doc) puts.push(doc);
-        else deletes.push(id);
-      }
+      const { puts, deletes } = split(m);
       await c.writeMany(puts, deletes);
       if (this.written) {
         let ids = this.written.get(c);

@@ -92,6 +92,27 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     t.equal(await people.get('p_0040'), null);
   });
 
+  t.test('writeBatch writes several collections, then the checkpoint', async (t) => {
+    const other = store.collection<Person>({ name: `contract_batch_${suffix}` });
+    const checkpoint = `contract_batch_${suffix}`;
+    await people.put(person(42));
+    await store.writeBatch(
+      [
+        { collection: people.name, puts: [person(43), person(44)], deletes: ['p_0042'] },
+        { collection: other.name, puts: [person(45, { name: 'Elsewhere' })], deletes: [] },
+      ],
+      { name: checkpoint, value: '7' },
+    );
+    t.strictSame([await people.get('p_0042'), await people.get('p_0043'), await people.get('p_0044')], [null, person(43), person(44)]);
+    t.strictSame(await other.get('p_0045'), person(45, { name: 'Elsewhere' }));
+    t.equal(await store.getCheckpoint(checkpoint), '7');
+    await store.writeBatch([{ collection: people.name, puts: [], deletes: ['p_0043', 'p_0044'] }]);
+    t.strictSame([await people.get('p_0043'), await store.getCheckpoint(checkpoint)], [null, '7'], 'no checkpoint given: none changed');
+    await t.rejects(store.writeBatch([{ collection: `never_opened_${suffix}`, puts: [person(46)], deletes: [] }]), /not opened/);
+    await other.clear();
+    await store.deleteCheckpoint(checkpoint);
+  });
+
   t.test('find filters by equality, booleans and null', async (t) => {
     for (let n = 1; n <= 12; n++) await people.put(person(n, n === 12 ? { name: null } : {}));
     const odd = await people.find({ where: { workspace_id: 'ws_odd' } });

@@ -1,7 +1,7 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
 import { InFlight } from '@support/lifecycle';
 import { SlotCounters } from './mongo-counters';
-import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
+import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
 
@@ -37,12 +37,14 @@ export const mongoQuery = (q: FindQuery): { filter: Filter<Stored>; sort: Sort; 
 
 class MongoReadCollection<T extends Doc> implements Collection<T> {
   private indexing: Promise<void> | null = null;
+  readonly name: string;
 
   constructor(
     private readonly c: MongoCollection<Stored>,
     private readonly spec: CollectionSpec,
     private readonly ops: InFlight,
   ) {
+    this.name = spec.name;
     // Started at once, so that queries find their indexes; close() waits for it.
     this.ops.track(this.indexed());
   }
@@ -171,6 +173,16 @@ export class MongoReadStore implements ReadStore {
       this.collections.set(spec.name, c);
     }
     return c as unknown as Collection<T>;
+  }
+
+  /** No transaction (FerretDB has none): each bulk write is atomic alone; documents carry `_pos`. */
+  async writeBatch(writes: readonly CollectionWrites[], checkpoint?: { name: string; value: string }): Promise<void> {
+    for (const w of writes) {
+      const c = this.collections.get(w.collection);
+      if (!c) throw new Error(`writeBatch: collection ${w.collection} was not opened`);
+      await c.writeMany(w.puts, w.deletes);
+    }
+    if (checkpoint) await this.setCheckpoint(checkpoint.name, checkpoint.value);
   }
 
   private checkpoints() {

@@ -37,6 +37,8 @@ export interface FindResult<T> {
 }
 
 export interface Collection<T extends Doc> {
+  /** The name of its spec. */
+  readonly name: string;
   get(id: string): Promise<T | null>;
   find(query: FindQuery): Promise<FindResult<T>>;
   /**
@@ -74,8 +76,21 @@ export interface Collection<T extends Doc> {
   clearForLoad(): Promise<{ finish(): Promise<void> }>;
 }
 
+/** One collection's share of a `writeBatch`: as `writeMany`, by the collection's name. */
+export interface CollectionWrites {
+  collection: string;
+  puts: readonly Doc[];
+  deletes: readonly string[];
+}
+
 export interface ReadStore {
   collection<T extends Doc>(spec: CollectionSpec): Collection<T>;
+  /**
+   * The `writeMany` of several collections (each opened with `collection` first), then the
+   * checkpoint if given: one transaction on SQLite, so a projector's batch commits once with
+   * its checkpoint; on MongoDB a bulk write per collection, then the checkpoint.
+   */
+  writeBatch(writes: readonly CollectionWrites[], checkpoint?: { name: string; value: string }): Promise<void>;
   /** Consumer checkpoints (projector, relay…): opaque text owned by the consumer. */
   getCheckpoint(name: string): Promise<string | null>;
   setCheckpoint(name: string, value: string): Promise<void>;

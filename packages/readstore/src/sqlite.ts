@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { checkCollectionName, checkField, Collection, CollectionSpec, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
+import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
 import { COMMON_TRIGRAM_ROWS, searchWindow } from './search-window';
 
 const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
@@ -148,10 +148,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly trigramRows = new Map<string, number>();
   private trigramRowsSince = 0;
 
+  readonly name: string;
+
   constructor(
     private readonly db: Database.Database,
     spec: CollectionSpec,
   ) {
+    this.name = spec.name;
     this.table = `rm_${checkCollectionName(spec.name)}`;
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
     // Expression indexes: a query that filters on the same json_extract expressions uses them.
@@ -252,12 +255,15 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void> {
     if (puts.length === 0 && deletes.length === 0) return;
+    this.db.transaction(() => this.writeManyInTransaction(puts, deletes))();
+  }
+
+  /** writeMany's statements, within the caller's transaction (the store's writeBatch). */
+  writeManyInTransaction(puts: readonly T[], deletes: readonly string[]): void {
     const put = this.stmt(`INSERT INTO "${this.table}" (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`);
     const del = this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`);
-    this.db.transaction(() => {
-      for (const doc of puts) put.run(doc.id, JSON.stringify(doc));
-      for (const id of deletes) del.run(id);
-    })();
+    for (const doc of puts) put.run(doc.id, JSON.stringify(doc));
+    for (const id of deletes) del.run(id);
   }
 
   async clear(): Promise<void> {
@@ -321,6 +327,20 @@ export class SqliteReadStore implements ReadStore {
       this.collections.set(spec.name, c);
     }
     return c as unknown as Collection<T>;
+  }
+
+  async writeBatch(writes: readonly CollectionWrites[], checkpoint?: { name: string; value: string }): Promise<void> {
+    const collections = writes.map((w) => {
+      const c = this.collections.get(w.collection);
+      if (!c) throw new Error(`writeBatch: collection ${w.collection} was not opened`);
+      return c;
+    });
+    // One commit for the lot: a projector's batch touching three read models and its checkpoint
+    // was four, each with its own WAL frames and locks.
+    this.db.transaction(() => {
+      writes.forEach((w, i) => collections[i].writeManyInTransaction(w.puts, w.deletes));
+      if (checkpoint) this.checkpoint.set.run(checkpoint.name, checkpoint.value);
+    })();
   }
 
   async getCheckpoint(name: string): Promise<string | null> {

@@ -15,11 +15,13 @@ const flaky = (inner: ReadStore) => {
     ...inner,
     getCheckpoint: (n) => inner.getCheckpoint(n),
     setCheckpoint: (n, v) => (state.failing ? Promise.reject(new Error('read store unavailable')) : inner.setCheckpoint(n, v)),
+    writeBatch: (w, c) => (state.failing ? Promise.reject(new Error('read store unavailable')) : inner.writeBatch(w, c)),
     deleteCheckpoint: (n) => inner.deleteCheckpoint(n),
     close: () => inner.close(),
     collection<T extends Doc>(spec: Parameters<ReadStore['collection']>[0]): Collection<T> {
       const c = inner.collection<T>(spec);
       return {
+        name: c.name,
         get: (id) => c.get(id),
         find: (q) => c.find(q),
         getText: (id) => c.getText(id),

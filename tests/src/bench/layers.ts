@@ -40,6 +40,16 @@ const stack = (app: Application, workspaceId: string, depth: number, routed = fa
   return koa;
 };
 
+/** What the bench's baseline serves: a constant customer-sized object, no read. */
+const baselineStack = (): Koa => {
+  const koa = new Koa();
+  const body = { object: 'customer', id: 'cus_01M80MQ6VSWRNGY6FPC6J4VEDM', email: 'layers@example.com', name: 'Layers', status: 'active' };
+  koa.use((ctx) => {
+    ctx.body = body;
+  });
+  return koa;
+};
+
 /** 50 connections for `seconds`, from a child process. */
 const load = (url: string, key: string, seconds: number): Promise<{ total: number; rps: number }> =>
   new Promise((resolve, reject) => {
@@ -77,6 +87,7 @@ const main = async () => {
     await app.settle(customer.position);
     const names = apiLayers(app).map((l) => l.name);
     const stacks = [
+      { name: 'bare Koa (the baseline)', koa: baselineStack() },
       { name: 'bare Koa + the read', koa: stack(app, workspace.id, 0) },
       ...names.map((name, i) => ({ name: `+ ${name}`, koa: stack(app, workspace.id, i + 1) })),
       { name: '+ router (@koa/router)', koa: stack(app, workspace.id, names.length, true) },

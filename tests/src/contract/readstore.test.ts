@@ -20,6 +20,31 @@ t.test('sqlite adapter', async (t) => {
   readStoreContract(t, async () => new SqliteReadStore(join(dir, 'read.sqlite')));
 });
 
+t.test('sqlite: a writeBatch is one transaction, its checkpoint included: all of it or none', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-'));
+  const store = new SqliteReadStore(join(dir, 'read.sqlite'));
+  t.teardown(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const a = store.collection({ name: 'a' });
+  const b = store.collection({ name: 'b' });
+  await store.writeBatch([{ collection: 'a', puts: [{ id: 'a1' }], deletes: [] }], { name: 'projector', value: '1' });
+  // The second collection's document cannot be serialized: the first one's write and the checkpoint roll back with it.
+  const unserializable = { id: 'b1', n: 1n };
+  await t.rejects(
+    store.writeBatch(
+      [
+        { collection: 'a', puts: [{ id: 'a2' }], deletes: ['a1'] },
+        { collection: 'b', puts: [unserializable], deletes: [] },
+      ],
+      { name: 'projector', value: '2' },
+    ),
+    /BigInt/,
+  );
+  t.strictSame([await a.get('a1'), await a.get('a2'), await b.get('b1'), await store.getCheckpoint('projector')], [{ id: 'a1' }, null, null, '1']);
+});
+
 t.test('sqlite adapter uses its indexes for id, cursor and filter lookups', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rs-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
