@@ -13,8 +13,9 @@ import { median } from './load';
 /**
  * `npm run --silent bench:layers -- [seconds] [rounds]`: what each layer of the API adds to a
  * `GET /customers/{id}`, in CPU µs per request of the serving process. The application runs in
- * this process (embedded engines, one customer) and serves stacks of increasing depth: a bare
- * Koa handler reading the document as the route does, then the API's layers one by one in
+ * this process (embedded engines, one customer) and serves stacks of increasing depth: the
+ * bench's baseline (a constant object, no read), a bare Koa handler reading the document as
+ * the route does, then the API's layers one by one in
  * front of it (`apiLayers`, what createHttpApp uses), then @koa/router holding every route of
  * the API with the bare handler on this one, then the whole API (route mounting: access checks,
  * validation, idempotency, the route's handler). autocannon runs in a child process, so its CPU is not
