@@ -105,7 +105,7 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     );
     t.strictSame([await people.get('p_0042'), await people.get('p_0043'), await people.get('p_0044')], [null, person(43), person(44)]);
     t.strictSame(await other.get('p_0045'), person(45, { name: 'Elsewhere' }));
-    t.equal(await store.getCheckpoint(checkpoint), '7');
+    t.strictSame(await store.getCheckpoint(checkpoint), '7');
     await store.writeBatch([{ collection: people.name, puts: [], deletes: ['p_0043', 'p_0044'] }]);
     t.strictSame([await people.get('p_0043'), await store.getCheckpoint(checkpoint)], [null, '7'], 'no checkpoint given: none changed');
     await t.rejects(store.writeBatch([{ collection: `never_opened_${suffix}`, puts: [person(46)], deletes: [] }]), /not opened/);

@@ -24,8 +24,8 @@ t.test('event ids: well-formed, distinct, and in time order across milliseconds'
     [],
     'every id a version 7 UUID',
   );
-  t.equal(new Set(made).size, made.length, 'no id twice');
+  t.strictSame(new Set(made).size, made.length, 'no id twice');
   const firstOfEachMs = made.filter((_, i) => i % 100 === 0);
   t.strictSame(firstOfEachMs, [...firstOfEachMs].sort(), 'a later millisecond sorts later');
-  t.equal(made[0].replace(/-/g, '').slice(0, 12), (start + 1).toString(16).padStart(12, '0'), 'led by the clock time');
+  t.strictSame(made[0].replace(/-/g, '').slice(0, 12), (start + 1).toString(16).padStart(12, '0'), 'led by the clock time');
 });
