@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixtureArticles } from '../support/quality';
+import { request } from './api';
 import { nodeJson } from './children';
 
 /**
@@ -38,4 +39,19 @@ export const importArticles = async (
     if (Date.now() > deadline) throw new Error('the knowledge index did not catch up within 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }
+};
+
+/** How many of the workspace's articles the running service has indexed (one search first: the index is live). */
+export const indexedArticles = async (base: string, key: string): Promise<number> => {
+  const r = await request(`${base}/agent/search`, key, { query: 'zzzz' });
+  if (r.status !== 200) throw new Error(`POST /agent/search answered ${r.status}`);
+  let n = 0;
+  for (let after: string | null = null, more = true; more;) {
+    const page = await request(`${base}/knowledge_base/articles?limit=100${after ? `&starting_after=${after}` : ''}`, key);
+    const data = page.body.data as { id: string; indexed: boolean }[];
+    n += data.filter((a) => a.indexed).length;
+    more = page.body.has_more as boolean;
+    after = data.length ? data[data.length - 1].id : null;
+  }
+  return n;
 };

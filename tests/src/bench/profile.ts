@@ -3,12 +3,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request, seed, waitForKey } from './api';
+import { benchArticles, importArticles, indexedArticles } from './agent';
 import { nodeJson, startNode, stop } from './children';
+import { fixtureQuestions } from '../support/quality';
 
 /**
- * `npm run --silent bench:profile -- <get|list|create|message> [seconds] [--no-profile]`: one of the bench's
- * HTTP scenarios against `npm start` run under `node --cpu-prof`, then where its CPU time went:
- * self time by function and by file, and inclusive time of our own code. The .cpuprofile is kept
+ * `npm run --silent bench:profile -- <get|list|create|message|search|turn> [seconds] [--no-profile]`:
+ * one of the bench's HTTP scenarios (search and turn: the agent's, 200 articles indexed) against
+ * `npm start` run under `node --cpu-prof`, then where its CPU time went: self time by function
+ * and by file, and inclusive time of our own code. The .cpuprofile is kept
  * (open it in Chrome DevTools or speedscope for the flame graph). What docs/performance.md cites.
  */
 const ROOT = path.resolve(__dirname, '../../..');
@@ -94,12 +97,22 @@ const main = async () => {
     await waitForKey(base, key);
     const first = await seed(base, key);
     const conversation = String((await request(`${base}/conversations`, key, {})).body.id);
+    if (scenario === 'search' || scenario === 'turn') {
+      await importArticles(admin, { DATA_DIR: dataDir }, dataDir, String(ws.id), benchArticles(200), () => indexedArticles(base, key));
+      const enabled = await request(`${base}/agent`, key, { is_enabled: true, deployed_channels: { api: true } }, 'PATCH');
+      if (enabled.status !== 200) throw new Error(`PATCH /agent answered ${enabled.status}`);
+    }
+    const questions = fixtureQuestions()
+      .filter((q) => q.article_id !== null)
+      .map((q) => q.question);
     let n = 0;
     const scenarios: Record<string, { url: string; connections: number; body?: () => string }> = {
       get: { url: `/customers/${first}`, connections: 50 },
       list: { url: '/customers?limit=20', connections: 50 },
       create: { url: '/customers', connections: 10, body: () => JSON.stringify({ email: `load${++n}@example.com`, name: 'Load' }) },
       message: { url: `/conversations/${conversation}/messages`, connections: 10, body: () => JSON.stringify({ content: `Load message ${++n}` }) },
+      search: { url: '/agent/search', connections: 50, body: () => JSON.stringify({ query: questions[++n % questions.length], top_k: 8 }) },
+      turn: { url: '/agent/messages', connections: 10, body: () => JSON.stringify({ message: questions[++n % questions.length] }) },
     };
     const s = scenarios[scenario];
     if (!s) throw new Error(`unknown scenario ${scenario} (known: ${Object.keys(scenarios).join(', ')})`);

@@ -6,7 +6,7 @@ import { scaledMain } from './scaled';
 import { growthMain } from './growth';
 import { compare, Load, ROUNDS, SECONDS, Side, table } from './load';
 import { msUntilStatus, request, seed, SEED_CUSTOMERS, waitForKey } from './api';
-import { benchArticles, importArticles } from './agent';
+import { benchArticles, importArticles, indexedArticles } from './agent';
 import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
 import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
 
@@ -111,20 +111,7 @@ const main = async () => {
     const api = { base, key };
     const conversation = await createConversation(api);
     process.stdout.write(`importing ${KB_ARTICLES} knowledge base articles…\n`);
-    const indexedCount = async () => {
-      const r = await request(`${base}/agent/search`, key, { query: 'zzzz' });
-      if (r.status !== 200) throw new Error(`POST /agent/search answered ${r.status}`);
-      let n = 0;
-      for (let after: string | null = null, more = true; more;) {
-        const page = await request(`${base}/knowledge_base/articles?limit=100${after ? `&starting_after=${after}` : ''}`, key);
-        const data = page.body.data as { id: string; indexed: boolean }[];
-        n += data.filter((a) => a.indexed).length;
-        more = page.body.has_more as boolean;
-        after = data.length ? data[data.length - 1].id : null;
-      }
-      return n;
-    };
-    await importArticles(admin, { DATA_DIR: dataDir }, dataDir, String(workspace.id), benchArticles(KB_ARTICLES), indexedCount);
+    await importArticles(admin, { DATA_DIR: dataDir }, dataDir, String(workspace.id), benchArticles(KB_ARTICLES), () => indexedArticles(base, key));
     const enabled = await request(`${base}/agent`, key, { is_enabled: true, deployed_channels: { api: true } }, 'PATCH');
     if (enabled.status !== 200) throw new Error(`PATCH /agent answered ${enabled.status}`);
     questionList = questions();
