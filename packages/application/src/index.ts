@@ -7,6 +7,7 @@ export * from './log';
 export * from './auth/authenticate';
 export * from './auth/tokens';
 export * from './commands/execute';
+export { reservationStream } from './commands/reservations';
 export * from './commands/workspaces';
 export * from './commands/keys';
 export * from './commands/customers';

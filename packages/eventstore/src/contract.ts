@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import { EventStore, NewEvent, RecordedEvent, WrongExpectedRevisionError } from './port';
+import { EventStore, NewEvent, PartialAppendError, RecordedEvent, WrongExpectedRevisionError } from './port';
 import { comparePositions, START } from './position';
 
 const event = (type: string, data: unknown = {}): NewEvent => ({
@@ -101,6 +101,55 @@ export const eventStoreContract = (t: Test, open: () => Promise<EventStore>) => 
       (await store.readStream(other)).map((e) => e.type),
       ['y.0', 'y.1'],
     );
+  });
+
+  t.test('appendMany appends to several streams in order, each at its own revision', async (t) => {
+    const a = stream('many-a');
+    const b = stream('many-b');
+    await store.append(a, [event('x.0')], 'no_stream');
+    const results = await store.appendMany([
+      { stream: a, events: [event('x.1'), event('x.2')], expected: 0 },
+      { stream: b, events: [event('y.0')], expected: 'no_stream' },
+    ]);
+    t.strictSame(
+      results.map((r) => r.revision),
+      [2, 0],
+    );
+    t.ok(comparePositions(results[0].position, results[1].position) < 0, 'in the order given');
+    const [last] = (await store.readStream(b)).map((e) => e.position);
+    t.equal(comparePositions(last, results[1].position), 0, 'each result names its last position');
+    t.strictSame(
+      (await store.readStream(a)).map((e) => e.type),
+      ['x.0', 'x.1', 'x.2'],
+    );
+    await t.rejects(store.appendMany([]), /at least one event/);
+    await t.rejects(store.appendMany([{ stream: stream('many-c'), events: [], expected: 'any' }]), /at least one event/);
+  });
+
+  t.test('appendMany stops at a wrong expected revision: nothing after it, and what stayed before it named', async (t) => {
+    const first = stream('many-first');
+    const taken = stream('many-taken');
+    const after = stream('many-after');
+    await store.append(taken, [event('x.0')], 'no_stream');
+    const err = await store
+      .appendMany([
+        { stream: first, events: [event('a.0')], expected: 'no_stream' },
+        { stream: taken, events: [event('x.1')], expected: 'no_stream' },
+        { stream: after, events: [event('c.0')], expected: 'no_stream' },
+      ])
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    // All or none (one transaction), or the appends before the failure written and named.
+    const written = err instanceof PartialAppendError ? err.written.length : 0;
+    t.type(err instanceof PartialAppendError ? err.failure : err, WrongExpectedRevisionError);
+    t.strictSame(
+      (await store.readStream(first)).map((e) => e.type),
+      written === 1 ? ['a.0'] : [],
+    );
+    t.equal((await store.readStream(taken)).length, 1);
+    t.strictSame(await store.readStream(after), [], 'nothing after the failure');
   });
 
   t.test('readAll pages through the global log after a position', async (t) => {

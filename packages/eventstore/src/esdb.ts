@@ -1,7 +1,7 @@
 import { BACKWARDS, EventStoreDBClient, FORWARDS, jsonEvent, START as ESDB_START, StreamNotFoundError } from '@eventstore/db-client';
 import { InFlight } from '@support/lifecycle';
 import { batched, fromPosition, isDomain, newestDomainPosition, toExpected, toPortError, toPosition, toRecorded, typeFilter } from './esdb-mapping';
-import { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription } from './port';
+import { AppendResult, EventStore, ExpectedRevision, NewEvent, PartialAppendError, RecordedEvent, StreamAppend, Subscription } from './port';
 import { comparePositions, Position, START } from './position';
 
 /** Events handed to a subscriber at once, at most (what arrived while it handled the last batch). */
@@ -31,6 +31,22 @@ export class EsdbEventStore implements EventStore {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     return this.ops.run(() => this.appendNow(stream, events, expected));
+  }
+
+  /** One stream after another (the client has no multi-stream transaction): see the port. */
+  appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0 || appends.some((a) => a.events.length === 0)) return Promise.reject(new Error('appendMany needs appends of at least one event'));
+    return this.ops.run(async () => {
+      const written: AppendResult[] = [];
+      for (const a of appends) {
+        try {
+          written.push(await this.appendNow(a.stream, a.events, a.expected));
+        } catch (err) {
+          throw written.length === 0 ? err : new PartialAppendError(written, err);
+        }
+      }
+      return written;
+    });
   }
 
   private async appendNow(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

@@ -34,6 +34,13 @@ export interface AppendResult {
   position: Position;
 }
 
+/** One stream's part of `appendMany`. */
+export interface StreamAppend {
+  stream: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface Subscription {
   /** Stops delivery; resolves once the handler in flight has finished. */
   close(): Promise<void>;
@@ -42,6 +49,14 @@ export interface Subscription {
 export interface EventStore {
   /** Appends atomically; throws WrongExpectedRevisionError when `expected` does not hold. */
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each checked against its own expected revision, in order; the
+   * results in the same order. All or none where the engine can (SQLite: one transaction). An
+   * engine that cannot (EventStoreDB appends one stream at a time) stops at the first append
+   * that fails: when appends before it were written, it throws PartialAppendError, naming
+   * them, for the caller to undo; otherwise the failure itself, as `append` does.
+   */
+  appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** The stream in order from `fromRevision` (default 0: all of it); empty when it does not exist. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /**
@@ -73,5 +88,16 @@ export class WrongExpectedRevisionError extends Error {
   ) {
     super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** `appendMany` on an engine without multi-stream transactions: `written` stayed, `failure` stopped the rest. */
+export class PartialAppendError extends Error {
+  constructor(
+    readonly written: readonly AppendResult[],
+    readonly failure: unknown,
+  ) {
+    super(`${written.length} of the appends were written before one failed: ${failure instanceof Error ? failure.message : String(failure)}`);
+    this.name = 'PartialAppendError';
   }
 }

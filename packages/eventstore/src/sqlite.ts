@@ -1,6 +1,16 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, RecordedEvent, Subscription, WrongExpectedRevisionError } from './port';
+import {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  StreamAppend,
+  Subscription,
+  WrongExpectedRevisionError,
+} from './port';
 import { Position, START } from './position';
 
 /** How often a subscription looks for events appended by another process (the admin CLI). */
@@ -54,11 +64,10 @@ class SqliteRecordedEvent implements RecordedEvent {
 
 const toRecorded = (r: Row): RecordedEvent => new SqliteRecordedEvent(r);
 
+/** An `append` (one part) or an `appendMany`, waiting for the next group commit. */
 interface PendingAppend {
-  stream: string;
-  events: readonly NewEvent[];
-  expected: ExpectedRevision;
-  resolve(result: AppendResult): void;
+  parts: readonly StreamAppend[];
+  resolve(results: AppendResult[]): void;
   reject(err: unknown): void;
 }
 
@@ -73,7 +82,7 @@ export class SqliteEventStore implements EventStore {
   private readonly afterStatements = new Map<number, Database.Statement<[number], Row>>();
   private readonly afterOfTypesStatements = new Map<string, Database.Statement<unknown[], Row>>();
   /** Commits a group of appends in one IMMEDIATE transaction; each append in its own savepoint. */
-  private readonly commitGroup: (group: readonly PendingAppend[]) => (AppendResult | Error)[];
+  private readonly commitGroup: (group: readonly PendingAppend[]) => (AppendResult[] | Error)[];
   /** Appends waiting for the next group commit (the next turn of the event loop). */
   private pending: PendingAppend[] = [];
   /**
@@ -115,11 +124,12 @@ export class SqliteEventStore implements EventStore {
     };
     // Nested in the group's transaction, better-sqlite3 runs it as a savepoint: an append that
     // fails its expected revision rolls back alone, and the others of the group still commit.
-    const one = this.db.transaction(this.appendTx);
+    // An appendMany's parts share its savepoint: all of them, or none.
+    const one = this.db.transaction((parts: readonly StreamAppend[]) => parts.map((p) => this.appendTx(p.stream, p.events, p.expected)));
     const group = this.db.transaction((appends: readonly PendingAppend[]) =>
       appends.map((a) => {
         try {
-          return one(a.stream, a.events, a.expected);
+          return one(a.parts);
         } catch (err) {
           return err instanceof Error ? err : new Error(String(err));
         }
@@ -150,17 +160,25 @@ export class SqliteEventStore implements EventStore {
    */
   append(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.commitPending());
-      this.pending.push({ stream, events, expected, resolve, reject });
-    });
+    return new Promise((resolve, reject) => this.enqueue({ parts: [{ stream, events, expected }], resolve: (results) => resolve(results[0]), reject }));
+  }
+
+  /** In the same group commit as `append`, all its parts in one savepoint: all or none. */
+  appendMany(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0 || appends.some((a) => a.events.length === 0)) return Promise.reject(new Error('appendMany needs appends of at least one event'));
+    return new Promise((resolve, reject) => this.enqueue({ parts: appends, resolve, reject }));
+  }
+
+  private enqueue(append: PendingAppend): void {
+    if (this.pending.length === 0) setImmediate(() => this.commitPending());
+    this.pending.push(append);
   }
 
   private commitPending(): void {
     const appends = this.pending;
     this.pending = [];
     if (appends.length === 0) return;
-    let results: (AppendResult | Error)[];
+    let results: (AppendResult[] | Error)[];
     try {
       results = this.commitGroup(appends);
     } catch (err) {

@@ -53,6 +53,44 @@ t.test('sqlite adapter: a group commit checks each append in the order it came',
   t.equal((await store.readStream('hot-3')).length, 1, 'the rest of its group committed');
 });
 
+t.test('sqlite adapter: an appendMany is all or none, and fails alone in its group', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  t.teardown(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const e = (type: string) => ({
+    id: randomUUID(),
+    type,
+    data: {},
+    metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date().toISOString() },
+  });
+  await store.append('taken', [e('t.0')], 'no_stream');
+  // One group: the appendMany whose second part conflicts, and an append beside it.
+  const results = await Promise.allSettled([
+    store.appendMany([
+      { stream: 'claim', events: [e('c.0')], expected: 'no_stream' },
+      { stream: 'taken', events: [e('t.1')], expected: 'no_stream' },
+    ]),
+    store.append('beside', [e('b.0')], 'no_stream'),
+  ]);
+  t.strictSame(
+    results.map((r) => (r.status === 'fulfilled' ? 'fulfilled' : (r.reason as Error).name)),
+    ['WrongExpectedRevisionError', 'fulfilled'],
+    'the failure itself, not a partial write',
+  );
+  t.strictSame(await store.readStream('claim'), [], 'its first part rolled back with it');
+  t.equal((await store.readStream('taken')).length, 1);
+  t.equal((await store.readStream('beside')).length, 1, 'the rest of its group committed');
+  // Its parts are written in the order given, next to each other in the log.
+  const [claim, customer] = await store.appendMany([
+    { stream: 'claim', events: [e('c.0')], expected: 'no_stream' },
+    { stream: 'customer', events: [e('k.0')], expected: 'no_stream' },
+  ]);
+  t.equal(Number(customer.position.commit), Number(claim.position.commit) + 1, 'consecutive in the log');
+});
+
 t.test('sqlite adapter: a second process sees appends of the first', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'es-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -26,6 +26,10 @@ const networked = (inner: EventStore): EventStore => {
       await later();
       return inner.append(...args);
     },
+    appendMany: async (...args) => {
+      await later();
+      return inner.appendMany(...args);
+    },
     readStream: async (...args) => {
       await later();
       return inner.readStream(...args);

@@ -1,17 +1,19 @@
 import * as E from 'fp-ts/Either';
+import { PartialAppendError, WrongExpectedRevisionError } from '@support/eventstore';
 import {
   CustomerChanges,
   CustomerCommand,
   customerDecider,
   CustomerEvent,
   CustomerState,
+  DomainEvent,
   ID_PREFIX,
   IdentityKind,
   identitiesOf,
   normaliseIdentity,
 } from '@support/domain';
 import { DomainFailure, failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+import { Aggregate, CommandContext, Deps, execute, executeTogether, load, Part } from './execute';
 import { Reservations, reservationStream } from './reservations';
 
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };
@@ -53,9 +55,19 @@ export class Customers {
     this.check(ctx.workspaceId, input);
 
     const identities = identitiesOf(input);
+    const free: Part<unknown, DomainEvent, unknown>[] = [];
     for (const { kind, value } of identities) {
-      const owner = await this.reservations.owner(identityStream(ctx.workspaceId, kind, value));
+      const stream = identityStream(ctx.workspaceId, kind, value);
+      const loaded = await this.reservations.load(stream);
+      const owner = loaded.state.owner;
       if (owner && (await this.exists(owner))) return { id: owner, created: false, position: null };
+      if (!owner) free.push(this.reservations.claimPart(stream, id, loaded));
+    }
+    // Every value free (the usual case): the claims and the customer in one append, all or
+    // none where the engine can. A value taken meanwhile sends it the careful way below.
+    if (free.length === identities.length) {
+      const created = await this.createWithClaims(ctx, id, command, free);
+      if (created) return { id, created: true, position: created };
     }
     const claimed: string[] = [];
     const releaseClaimed = () => Promise.all(claimed.map((s) => this.reservations.release(ctx, s, id)));
@@ -75,6 +87,31 @@ export class Customers {
     } catch (err) {
       await releaseClaimed();
       throw err;
+    }
+  }
+
+  /**
+   * The claims and the customer appended together; null when a concurrent writer got to one of
+   * the values first. An engine that appends one stream at a time may have written some claims
+   * before it stopped: this customer's, which the careful way keeps (a claim of one's own is
+   * a no-op) and releases if it gives up; on any other failure they are released here.
+   */
+  private async createWithClaims(ctx: CommandContext, id: string, command: CustomerCommand, claims: Part<unknown, DomainEvent, unknown>[]) {
+    const create: Part<unknown, DomainEvent, unknown> = {
+      aggregate: customer as Aggregate<unknown, DomainEvent, unknown>,
+      stream: customerStream(id),
+      command,
+      loaded: { state: customerDecider.initialState, revision: null },
+    };
+    try {
+      const results = await executeTogether(this.deps, ctx, [...claims, create]);
+      return results[results.length - 1].position;
+    } catch (err) {
+      const failure = err instanceof PartialAppendError ? err.failure : err;
+      if (failure instanceof WrongExpectedRevisionError) return null;
+      const written = err instanceof PartialAppendError ? err.written.length : 0;
+      await Promise.all(claims.slice(0, written).map((c) => this.reservations.release(ctx, c.stream, id)));
+      throw failure;
     }
   }
 

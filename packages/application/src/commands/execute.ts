@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { Decider, DomainError, DomainEvent } from '@support/domain';
-import { EventStore, Position, RecordedEvent, WrongExpectedRevisionError } from '@support/eventstore';
+import { AppendResult, EventStore, Position, RecordedEvent, WrongExpectedRevisionError } from '@support/eventstore';
 import { Clock, IdSource } from '../clock';
 import { DomainFailure, failure } from '../errors';
 
@@ -227,6 +227,41 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
       pending = retry;
     }
   }
+};
+
+/** A command for `executeTogether`, with the state of its stream it is decided on. */
+export interface Part<C, Ev extends DomainEvent, S> {
+  aggregate: Aggregate<C, Ev, S>;
+  stream: string;
+  command: C;
+  /** From `load`: the command is decided on it, and the append expects its revision. */
+  loaded: { state: S; revision: number | null };
+}
+
+/**
+ * Commands on several streams, each decided on the state given and each writing something,
+ * appended in one `appendMany`: all or none where the engine can (see the port). Not queued
+ * behind other commands on those streams and never retried: a rule that fails throws its
+ * DomainFailure before anything is written; a concurrent writer's WrongExpectedRevisionError
+ * (or the PartialAppendError around it) goes to the caller, which knows how to go on.
+ */
+export const executeTogether = async (deps: Deps, ctx: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
+  const decided = parts.map((part) => {
+    const result = decideAll(part.aggregate, [part.command], part.loaded.state);
+    if (E.isLeft(result)) throw new DomainFailure(result.left);
+    return { part, ...result.right };
+  });
+  const occurred_at = deps.clock.now().toISOString();
+  const metadata = { workspace_id: ctx.workspaceId, actor: ctx.actor, request_id: ctx.requestId, occurred_at };
+  const results = await deps.events.appendMany(
+    decided.map(({ part, events }) => ({
+      stream: part.stream,
+      events: events.map((e) => ({ id: deps.ids.eventId(), type: e.type, data: e.data, metadata })),
+      expected: part.loaded.revision === null ? 'no_stream' : part.loaded.revision,
+    })),
+  );
+  decided.forEach(({ part, state }, i) => remember(cacheOf(deps.events, part.aggregate.decider), part.stream, state, results[i].revision));
+  return results;
 };
 
 const decideAll = (

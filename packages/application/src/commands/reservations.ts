@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { ReservationEvent, reservationDecider } from '@support/domain';
+import { DomainEvent, ReservationEvent, reservationDecider } from '@support/domain';
 import { DomainFailure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+import { Aggregate, CommandContext, Deps, execute, load, Part } from './execute';
 
 const reservation: Aggregate<Parameters<typeof reservationDecider.decide>[0], ReservationEvent, { owner: string | null }> = {
   decider: reservationDecider,
@@ -27,8 +27,14 @@ export type ClaimResult = { ok: true } | { ok: false; owner: string };
 export class Reservations {
   constructor(private readonly deps: Deps) {}
 
-  async owner(stream: string): Promise<string | null> {
-    return (await load(this.deps, reservation, stream)).state.owner;
+  /** The value's reservation as it stands (its owner; the revision `claimPart` expects). */
+  load(stream: string) {
+    return load(this.deps, reservation, stream);
+  }
+
+  /** The claim of a free value as a part of `executeTogether` (with what it is claimed for). */
+  claimPart(stream: string, owner: string, loaded: { state: { owner: string | null }; revision: number | null }): Part<unknown, DomainEvent, unknown> {
+    return { aggregate: reservation as Aggregate<unknown, DomainEvent, unknown>, stream, command: { type: 'claim', owner }, loaded };
   }
 
   /**
