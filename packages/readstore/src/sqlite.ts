@@ -6,8 +6,8 @@ const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
 const bind = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 const likeEscape = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The trigram index's tables of a collection's table: the index, and its row numbers by id. */
-const searchTables = (table: string) => ({ fts: `${table}_search`, rows: `${table}_search_rows` });
+/** The trigram index's tables of a collection's table: the index, its row numbers by id, and the ids waiting for it. */
+const searchTables = (table: string) => ({ fts: `${table}_search`, rows: `${table}_search_rows`, pending: `${table}_search_pending` });
 
 /** A search the trigram index answers: over exactly the indexed fields, three characters or more. */
 const indexedSearch = (search: NonNullable<FindQuery['search']>, searchFields: readonly string[] | undefined): boolean =>
@@ -64,24 +64,43 @@ export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly
   return { sql, params };
 };
 
+/** How long a written document may wait to be indexed (its searches index it at once). */
+const SEARCH_FLUSH_MS = 100;
+
 /**
- * A trigram full-text index of `fields`, kept by triggers on every write (this process's, and
- * another's on the same file): a row number per document id (FTS5 keys rows by integer), and
- * each field as a column, so a match never spans two fields. An update re-indexes a document
- * only when one of the fields changed. `suspend` drops the triggers and empties the index for
- * a bulk load; `ensure` (at every open, and when the load is done) finds the triggers missing
- * and fills the index from the documents there, so a load cut short is indexed at the next open.
+ * A trigram full-text index of `fields`: a row number per document id (FTS5 keys rows by
+ * integer), and each field as a column, so a match never spans two fields. Triggers on every
+ * write (this process's, and another's on the same file) queue the document's id in `pending`
+ * (an update only when one of the fields changed; a delete unindexes at once), and `flush`
+ * indexes what is queued in one transaction: FTS5 writes a segment per commit, so a document
+ * indexed with many others costs a fraction of one indexed alone (docs/performance.md). A
+ * search flushes first, so it sees every write before it, as if indexed in the write's own
+ * transaction. `suspend` drops the triggers and empties the index for a bulk load; `ensure`
+ * (at every open, and when the load is done) finds the triggers missing and fills the index
+ * from the documents there, so a load cut short is indexed at the next open.
  */
 const searchIndex = (db: Database.Database, table: string, fields: readonly string[]) => {
-  const { fts, rows } = searchTables(table);
+  const { fts, rows, pending } = searchTables(table);
   const columns = fields.map((f) => `"${checkField(f).replace(/\./g, '_')}"`);
-  const values = (row: 'new' | 't') => fields.map((f) => `coalesce(json_extract(${row}.doc, '$.${checkField(f)}'), '')`).join(', ');
-  const index = `INSERT INTO "${fts}" (rowid, ${columns.join(', ')}) SELECT n, ${values('new')} FROM "${rows}" WHERE id = new.id;`;
-  const unindex = `DELETE FROM "${fts}" WHERE rowid = (SELECT n FROM "${rows}" WHERE id = old.id);`;
+  const values = (row: 't') => fields.map((f) => `coalesce(json_extract(${row}.doc, '$.${checkField(f)}'), '')`).join(', ');
   const changed = fields.map((f) => `json_extract(old.doc, '$.${checkField(f)}') IS NOT json_extract(new.doc, '$.${checkField(f)}')`).join(' OR ');
   const createSearchTable = `CREATE VIRTUAL TABLE IF NOT EXISTS "${fts}" USING fts5(${columns.join(', ')}, tokenize = 'trigram');`;
-  const triggers = { insert: `${fts}_insert`, update: `${fts}_update`, delete: `${fts}_delete` };
+  const createPending = `CREATE TABLE IF NOT EXISTS "${pending}" (id TEXT PRIMARY KEY) WITHOUT ROWID;`;
+  const triggers = { insert: `${fts}_queue_insert`, update: `${fts}_queue_update`, delete: `${fts}_unindex` };
+  // Named before documents were queued: they indexed in the write's transaction.
+  const legacy = [`${fts}_insert`, `${fts}_update`, `${fts}_delete`];
   const kept = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?`);
+  // Prepared on first use: the table is made by `ensure`.
+  let queued: Database.Statement | null = null;
+  const flush = db.transaction(() =>
+    db.exec(`
+      DELETE FROM "${fts}" WHERE rowid IN (SELECT r.n FROM "${pending}" p JOIN "${rows}" r ON r.id = p.id);
+      INSERT OR IGNORE INTO "${rows}" (id) SELECT id FROM "${pending}";
+      INSERT INTO "${fts}" (rowid, ${columns.join(', ')})
+        SELECT r.n, ${values('t')} FROM "${pending}" p JOIN "${table}" t ON t.id = p.id JOIN "${rows}" r ON r.id = p.id;
+      DELETE FROM "${pending}";
+    `),
+  );
   return {
     ensure: () =>
       // One IMMEDIATE transaction, so two processes opening the store together do not both fill it.
@@ -89,29 +108,36 @@ const searchIndex = (db: Database.Database, table: string, fields: readonly stri
         .transaction(() => {
           if (kept.get(triggers.insert) !== undefined) return;
           db.exec(`
+            ${legacy.map((name) => `DROP TRIGGER IF EXISTS "${name}";`).join('\n')}
             CREATE TABLE IF NOT EXISTS "${rows}" (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
+            ${createPending}
             ${createSearchTable}
             DELETE FROM "${fts}";
             DELETE FROM "${rows}";
+            DELETE FROM "${pending}";
             INSERT INTO "${rows}" (id) SELECT id FROM "${table}" ORDER BY id;
             INSERT INTO "${fts}" (rowid, ${columns.join(', ')}) SELECT r.n, ${values('t')} FROM "${table}" t JOIN "${rows}" r ON r.id = t.id;
             -- Merged into one segment: a search of 100k customers 390 → 210 µs (0.5 s to merge).
             INSERT INTO "${fts}" ("${fts}") VALUES ('optimize');
             CREATE TRIGGER "${triggers.insert}" AFTER INSERT ON "${table}" BEGIN
-              INSERT OR IGNORE INTO "${rows}" (id) VALUES (new.id);
-              ${index}
+              INSERT OR IGNORE INTO "${pending}" (id) VALUES (new.id);
             END;
             CREATE TRIGGER IF NOT EXISTS "${triggers.update}" AFTER UPDATE ON "${table}" WHEN ${changed} BEGIN
-              ${unindex}
-              ${index}
+              INSERT OR IGNORE INTO "${pending}" (id) VALUES (new.id);
             END;
             CREATE TRIGGER IF NOT EXISTS "${triggers.delete}" AFTER DELETE ON "${table}" BEGIN
-              ${unindex}
+              DELETE FROM "${fts}" WHERE rowid = (SELECT n FROM "${rows}" WHERE id = old.id);
               DELETE FROM "${rows}" WHERE id = old.id;
+              DELETE FROM "${pending}" WHERE id = old.id;
             END;
           `);
         })
         .immediate(),
+    /** Indexes the queued documents (any process's), if there are any: one IMMEDIATE transaction. */
+    flush: () => {
+      queued ??= db.prepare(`SELECT 1 FROM "${pending}" LIMIT 1`);
+      if (queued.get() !== undefined) flush.immediate();
+    },
     /**
      * Within the caller's transaction. The index is dropped and made again empty: an FTS5
      * DELETE goes row by row (emptying 20k customers for a load took 198 ms with it, 35 ms
@@ -126,6 +152,8 @@ const searchIndex = (db: Database.Database, table: string, fields: readonly stri
         DROP TABLE IF EXISTS "${fts}";
         ${createSearchTable}
         DELETE FROM "${rows}";
+        ${createPending}
+        DELETE FROM "${pending}";
       `),
   };
 };
@@ -167,6 +195,31 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     this.searchFields = spec.search;
     this.search = spec.search ? searchIndex(db, this.table, spec.search) : null;
     this.search?.ensure();
+    // What a process that ended before its flush left queued.
+    this.search?.flush();
+  }
+
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  /** After a write: the documents it queued for the search index are indexed within SEARCH_FLUSH_MS, with the others of that time. */
+  private written(): void {
+    if (!this.search || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      try {
+        this.search?.flush();
+      } catch {
+        // The file busy past its timeout: the next write or search flushes it.
+      }
+    }, SEARCH_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Indexes what is queued now (the store's close). */
+  flushSearch(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.search?.flush();
   }
 
   private createIndexes() {
@@ -214,7 +267,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async findText(q: FindQuery): Promise<FindResult<string>> {
     const searchFields = this.loading ? undefined : this.searchFields;
-    const window = q.search && indexedSearch(q.search, searchFields) ? searchWindow(q.search.text, (t) => this.rowsWith(t)) : null;
+    const indexed = !!q.search && indexedSearch(q.search, searchFields);
+    // The index holds every write before this search, whichever process made it.
+    if (indexed) this.search?.flush();
+    const window = indexed ? searchWindow(q.search!.text, (t) => this.rowsWith(t)) : null;
     const { sql, params } = sqliteQuery(this.table, q, searchFields, window);
     const rows = this.stmt(sql)
       .pluck()
@@ -225,10 +281,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async put(doc: T): Promise<void> {
     this.stmt(`INSERT INTO "${this.table}" (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`).run(doc.id, JSON.stringify(doc));
+    this.written();
   }
 
   async insert(doc: T): Promise<boolean> {
-    return this.stmt(`INSERT OR IGNORE INTO "${this.table}" (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)).changes === 1;
+    const inserted = this.stmt(`INSERT OR IGNORE INTO "${this.table}" (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc)).changes === 1;
+    if (inserted) this.written();
+    return inserted;
   }
 
   async update(id: string, set: Partial<T>, where: Record<string, Scalar> = {}): Promise<boolean> {
@@ -246,7 +305,9 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         params.push(bind(value));
       }
     }
-    return this.stmt(`UPDATE "${this.table}" SET doc = json_set(doc, ${assignments}) WHERE ${conditions.join(' AND ')}`).run(...params).changes === 1;
+    const updated = this.stmt(`UPDATE "${this.table}" SET doc = json_set(doc, ${assignments}) WHERE ${conditions.join(' AND ')}`).run(...params).changes === 1;
+    if (updated) this.written();
+    return updated;
   }
 
   async delete(id: string): Promise<boolean> {
@@ -264,6 +325,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const del = this.stmt(`DELETE FROM "${this.table}" WHERE id = ?`);
     for (const doc of puts) put.run(doc.id, JSON.stringify(doc));
     for (const id of deletes) del.run(id);
+    if (puts.length > 0) this.written();
   }
 
   async clear(): Promise<void> {
@@ -360,6 +422,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    try {
+      for (const c of this.collections.values()) c.flushSearch();
+    } finally {
+      this.db.close();
+    }
   }
 }

@@ -13,6 +13,7 @@ import { sqliteQuery } from '@support/readstore/sqlite';
 import { COMMON_TRIGRAM_ROWS, searchWindow } from '@support/readstore/dist/search-window';
 import { API_QUERIES } from '../support/api-queries';
 import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
+import { until } from '../support/wait';
 
 t.test('sqlite adapter', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rs-'));
@@ -79,7 +80,7 @@ t.test('sqlite: a bulk load drops the indexes and builds them once at its end, o
     (
       db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
     ).map((r) => r.name);
-  const kept = ['ix_things_workspace_id', 'rm_things_search_delete', 'rm_things_search_insert', 'rm_things_search_update'];
+  const kept = ['ix_things_workspace_id', 'rm_things_search_queue_insert', 'rm_things_search_queue_update', 'rm_things_search_unindex'];
   t.strictSame(schema(), kept);
   // Another process (the running service) searches throughout: the search index is made
   // again empty for the load, never missing.
@@ -101,6 +102,41 @@ t.test('sqlite: a bulk load drops the indexes and builds them once at its end, o
   t.teardown(() => reopened.close());
   reopened.collection(spec);
   t.strictSame(schema(), kept, 'a load cut short: made again when the collection is next opened');
+});
+
+t.test("sqlite: written documents wait to be indexed together; a search, any process's, indexes them first", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const Database = (await import('better-sqlite3')).default;
+  const file = join(dir, 'read.sqlite');
+  const spec = { name: 'things', indexes: [['workspace_id']], search: ['name'] };
+  const writer = new SqliteReadStore(file);
+  const things = writer.collection(spec);
+  const db = new Database(file, { readonly: true });
+  t.teardown(() => db.close());
+  const queued = () => db.prepare('SELECT count(*) FROM rm_things_search_pending').pluck().get() as number;
+  const indexed = () => db.prepare('SELECT count(*) FROM rm_things_search').pluck().get() as number;
+  await things.writeMany([{ id: 'a', workspace_id: 'w', name: 'Alpine' }], []);
+  t.strictSame([queued(), indexed()], [1, 0], 'queued by the write, not indexed in its transaction');
+  // Another process (the admin CLI, the service) searches: it indexes the queue first.
+  const reader = new SqliteReadStore(file);
+  const search = async (text: string) => (await reader.collection(spec).find({ search: { fields: ['name'], text } })).items.map((d) => d.id);
+  t.strictSame(await search('alp'), ['a']);
+  t.strictSame([queued(), indexed()], [0, 1]);
+  // Without a search, the writer indexes what it wrote within SEARCH_FLUSH_MS.
+  await things.writeMany([{ id: 'b', workspace_id: 'w', name: 'Bravo' }], []);
+  await things.update('a', { name: 'Alps' });
+  t.equal(queued(), 2);
+  await until(() => queued() === 0, 5_000, 10, 'the queue indexed');
+  t.strictSame(await search('alps'), ['a'], 'the update indexed as it now is');
+  t.strictSame(await search('alpine'), []);
+  // A delete leaves the index at once; a store closing indexes what it queued.
+  await things.delete('b');
+  t.strictSame(await search('bra'), []);
+  await things.writeMany([{ id: 'c', workspace_id: 'w', name: 'Charlie' }], []);
+  await writer.close();
+  t.strictSame([queued(), indexed()], [0, 2]);
+  await reader.close();
 });
 
 t.test('a declared index serves every query the API sends', async (t) => {
