@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Application, loadConfig, openEngines, reservationStream, silentLogger } from '@support/application';
 import { AppendResult, EventStore, PartialAppendError, StreamAppend } from '@support/eventstore';
 import { removeDir, tempDir } from '../support/service';
@@ -30,27 +30,32 @@ const oneStreamAtATime = (inner: EventStore, between: () => Promise<void>): Even
   close: () => inner.close(),
 });
 
-t.test('a create stopped between its claims: by a conflict it matches the winner, by a fault it releases them', async (t) => {
+/** A started application on a fresh data directory (its event store wrapped by `wrap`), and a workspace's command context. */
+const setup = async (t: Test, wrap: (events: EventStore) => EventStore = (events) => events) => {
   const dir = tempDir('claims-');
   const config = loadConfig({ DATA_DIR: dir });
   const engines = openEngines(config);
-  let meanwhile: (() => Promise<void>) | null = null;
-  const between = async () => {
-    const act = meanwhile;
-    meanwhile = null;
-    await act?.();
-  };
-  const app = new Application({ config, log: silentLogger, projector: true, engines: { ...engines, events: oneStreamAtATime(engines.events, between) } });
+  const app = new Application({ config, log: silentLogger, projector: true, engines: { ...engines, events: wrap(engines.events) } });
   await app.start();
   t.teardown(async () => {
     await app.stop();
     removeDir(dir);
   });
   const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Claims' });
-  const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
+  return { app, events: engines.events, workspaceId: workspace.id, ctx: { workspaceId: workspace.id, actor: 'test', requestId: null } };
+};
+
+t.test('a create stopped between its claims: by a conflict it matches the winner, by a fault it releases them', async (t) => {
+  let meanwhile: (() => Promise<void>) | null = null;
+  const between = async () => {
+    const act = meanwhile;
+    meanwhile = null;
+    await act?.();
+  };
+  const { app, events, workspaceId, ctx } = await setup(t, (inner) => oneStreamAtATime(inner, between));
   const owner = async (kind: string, value: string) => {
     let holder: string | null = null;
-    for (const e of await engines.events.readStream(reservationStream(kind as never, workspace.id, value))) {
+    for (const e of await events.readStream(reservationStream(kind as never, workspaceId, value))) {
       holder = e.type === 'reservation.claimed' ? (e.data as { owner: string }).owner : null;
     }
     return holder;
@@ -70,7 +75,7 @@ t.test('a create stopped between its claims: by a conflict it matches the winner
   t.strictSame([stopped.created, stopped.id], [false, other!.id], 'it answers with the customer that holds the phone');
   t.equal(await owner('customer_phone', '+15550102'), other!.id);
   t.equal(await owner('customer_email', 'stopped@example.com'), null, 'the e-mail it claimed first is free again');
-  t.equal((await engines.events.readStream(`customer-${other!.id}`)).length, 1);
+  t.equal((await events.readStream(`customer-${other!.id}`)).length, 1);
 
   // A fault between two claims (the engine went away): the claim made is released, the error
   // goes on, and no customer is made.
@@ -82,15 +87,7 @@ t.test('a create stopped between its claims: by a conflict it matches the winner
 });
 
 t.test('creates of one person in one turn: one group commit, one customer, the others match it', async (t) => {
-  const dir = tempDir('claims-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
-  await app.start();
-  t.teardown(async () => {
-    await app.stop();
-    removeDir(dir);
-  });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Claims' });
-  const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
+  const { app, ctx } = await setup(t);
   // All decided on the same free values and appended in the same group: one appendMany wins,
   // the others conflict in it and go the careful way, which finds the winner.
   const results = await Promise.all(Array.from({ length: 8 }, () => app.customers.createOrMatch(ctx, { email: 'same@example.com', phone: '+1 555 0199' })));

@@ -2,11 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { EsdbEventStore } from '@support/eventstore/esdb';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { eventStoreContract } from '@support/eventstore/dist/contract';
 import { until, within } from '../support/wait';
+
+/** A SQLite event store on a fresh file, closed and removed at the test's end. */
+const openSqlite = (t: Test) => {
+  const dir = mkdtempSync(join(tmpdir(), 'es-'));
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  t.teardown(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store;
+};
+
+const e = (type: string) => ({
+  id: randomUUID(),
+  type,
+  data: {},
+  metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date().toISOString() },
+});
 
 t.test('sqlite adapter', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'es-'));
@@ -15,18 +33,7 @@ t.test('sqlite adapter', async (t) => {
 });
 
 t.test('sqlite adapter: a group commit checks each append in the order it came', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'es-'));
-  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
-  t.teardown(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const e = (type: string) => ({
-    id: randomUUID(),
-    type,
-    data: {},
-    metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date().toISOString() },
-  });
+  const store = openSqlite(t);
   await store.append('hot-1', [e('x.0')], 'no_stream');
   // One turn of the event loop: one group. The third expects what the first leaves.
   const results = await Promise.allSettled([store.append('hot-1', [e('x.a')], 0), store.append('hot-1', [e('x.b')], 0), store.append('hot-1', [e('x.c')], 1)]);
@@ -54,18 +61,7 @@ t.test('sqlite adapter: a group commit checks each append in the order it came',
 });
 
 t.test('sqlite adapter: an appendMany is all or none, and fails alone in its group', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'es-'));
-  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
-  t.teardown(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const e = (type: string) => ({
-    id: randomUUID(),
-    type,
-    data: {},
-    metadata: { workspace_id: null, actor: 'test', request_id: null, occurred_at: new Date().toISOString() },
-  });
+  const store = openSqlite(t);
   await store.append('taken', [e('t.0')], 'no_stream');
   // One group: the appendMany whose second part conflicts, and an append beside it.
   const results = await Promise.allSettled([
