@@ -6,7 +6,7 @@ import { planAccess, Plan } from '@support/domain';
 import { decodeOrThrow, describeErrors } from './codec/report';
 import { ApiError } from './errors';
 import type { Identity } from './middleware/identify';
-import { RouteDef } from './route';
+import { HandlerInput, RouteDef } from './route';
 import { JsonText } from './resources/common';
 
 /** The caller's key, or the 401/402/403 of spec 5 and 7; `scope` null: any valid key. */
@@ -33,10 +33,15 @@ export const requirePrincipal = (ctx: Context, def: Pick<RouteDef, 'scope'>): Pr
 
 const hasBody = (ctx: Context) => Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 
+type Run = () => Promise<{ status: number; body: unknown }>;
+
 /** Runs the handler, or replays a cached response for a repeated Idempotency-Key (spec 4.1). */
-const withIdempotency = async (ctx: Context, app: Application, principal: Principal, run: () => Promise<{ status: number; body: unknown }>) => {
-  const key = ctx.get('Idempotency-Key');
-  if (ctx.method !== 'POST' || key === '') return run();
+const withIdempotency = (ctx: Context, app: Application, principal: Principal, run: Run) => {
+  const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
+  return key === '' ? run() : idempotent(ctx, app, principal, key, run);
+};
+
+const idempotent = async (ctx: Context, app: Application, principal: Principal, key: string, run: Run) => {
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
   const rawBody = ctx.request.rawBody ?? '';
   const begun = await app.idempotency.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, rawBody));
@@ -61,6 +66,26 @@ const withIdempotency = async (ctx: Context, app: Application, principal: Princi
   }
 };
 
+/** What a handler is given: one shape for every request, its `baseUrl` a getter on the class. */
+class Input implements HandlerInput<unknown, unknown, unknown> {
+  readonly requestId: string;
+  constructor(
+    private readonly ctx: Context,
+    readonly app: Application,
+    readonly principal: Principal,
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+  ) {
+    this.requestId = ctx.state.requestId as string;
+  }
+
+  /** Worked out only for the few handlers that use it (Koa's host getter splits a header). */
+  get baseUrl(): string {
+    return `${this.ctx.protocol}://${this.ctx.host}/v1`;
+  }
+}
+
 /** Registers route declarations on a router: access checks, validation, idempotency, handler. */
 export const mountRoutes = (router: Router, app: Application, routes: readonly RouteDef[]) => {
   for (const def of routes) {
@@ -76,18 +101,7 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
         body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
       }
       const result = await withIdempotency(ctx, app, principal, async () => {
-        const out = await def.handler({
-          app,
-          principal,
-          params,
-          query,
-          body,
-          requestId: ctx.state.requestId as string,
-          // Worked out only for the few handlers that use it (Koa's host getter splits a header).
-          get baseUrl() {
-            return `${ctx.protocol}://${ctx.host}/v1`;
-          },
-        });
+        const out = await def.handler(new Input(ctx, app, principal, params, query, body));
         const status = out.status ?? def.response.status;
         // The OpenAPI document is generated from these codecs: in development and tests every
         // answer is checked against it, so the document cannot drift from what is served.

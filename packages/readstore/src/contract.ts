@@ -265,9 +265,14 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     const query = { where: { workspace_id: 'ws_even' }, limit: 3 };
     const [docs, texts] = [await people.find(query), await people.findText(query)];
     t.strictSame(
-      { items: texts.items.map((text) => JSON.parse(text) as Person), hasMore: texts.hasMore },
+      { items: texts.items.map((d) => JSON.parse(d.text) as Person), hasMore: texts.hasMore },
       docs,
       'the same page, the same order, the same has-more',
+    );
+    t.strictSame(
+      texts.items.map((d) => d.id),
+      docs.items.map((d) => d.id),
+      "each text with its document's id",
     );
     t.equal(texts.hasMore, true);
   });

@@ -1,7 +1,7 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
 import { InFlight } from '@support/lifecycle';
 import { SlotCounters } from './mongo-counters';
-import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, FindQuery, FindResult, ReadStore, Scalar } from './port';
+import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
 
@@ -88,9 +88,9 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     return doc === null ? null : JSON.stringify(doc);
   }
 
-  async findText(q: FindQuery): Promise<FindResult<string>> {
+  async findText(q: FindQuery): Promise<FindResult<DocText>> {
     const { items, hasMore } = await this.find(q);
-    return { items: items.map((doc) => JSON.stringify(doc)), hasMore };
+    return { items: items.map((doc) => ({ id: doc.id, text: JSON.stringify(doc) })), hasMore };
   }
 
   put(doc: T): Promise<void> {

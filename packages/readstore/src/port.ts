@@ -36,6 +36,12 @@ export interface FindResult<T> {
   hasMore: boolean;
 }
 
+/** A stored document's JSON text with its id (so a cache can be keyed by the short id, not the text). */
+export interface DocText {
+  id: string;
+  text: string;
+}
+
 export interface Collection<T extends Doc> {
   /** The name of its spec. */
   readonly name: string;
@@ -46,7 +52,7 @@ export interface Collection<T extends Doc> {
    * (SQLite hands back the text it stores; MongoDB's documents are serialized).
    */
   getText(id: string): Promise<string | null>;
-  findText(query: FindQuery): Promise<FindResult<string>>;
+  findText(query: FindQuery): Promise<FindResult<DocText>>;
   /** Inserts or replaces the whole document. */
   put(doc: T): Promise<void>;
   /** Inserts only when the id is free; false when a document with that id exists. */

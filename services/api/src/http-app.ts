@@ -31,13 +31,11 @@ export const apiLayers = (app: Application, probes: Probes = NO_PROBES, role = '
   { name: 'health', middleware: [healthEndpoints(app, probes, role)] },
   { name: 'identify', middleware: [identify(app)] },
   { name: 'rate limit', middleware: [rateLimit(app)] },
-  // Only requests whose method carries a body go through body parsing: reads skip three steps.
+  // Only requests whose method carries a body go through body parsing: reads skip it in one step.
   {
     name: 'body (skipped by reads)',
     middleware: [
-      withBodyOnly(utf8Watch(BODY_LIMIT_BYTES)),
-      withBodyOnly(bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true })),
-      withBodyOnly(utf8Check),
+      withBodyOnly(utf8Watch(BODY_LIMIT_BYTES), bodyParser({ enableTypes: ['json'], jsonLimit: String(BODY_LIMIT_BYTES), strict: true }), utf8Check),
     ],
   },
 ];

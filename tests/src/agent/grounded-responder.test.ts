@@ -4,7 +4,7 @@ import t from 'tap';
 import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, articleId, workspaceId: 'ws_1', title, heading, text },
+  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text },
   score,
 });
 

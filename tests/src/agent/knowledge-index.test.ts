@@ -70,6 +70,7 @@ t.test('splitArticle: headings and paragraphs', async (t) => {
   });
   const p = (n: number, heading: string | null, text: string): Passage => ({
     id: `kb_1#${n}`,
+    index: n,
     articleId: 'kb_1',
     workspaceId: 'ws_a',
     title: 'Refunds',
@@ -127,6 +128,21 @@ t.test('search: stemming, stop words, title weight, determinism', async (t) => {
   const hits = ties.search('ws_a', 'words', 10);
   t.strictSame(articleIds(hits), ['kb_a', 'kb_b', 'kb_c']);
   t.equal(new Set(hits.map((h) => h.score)).size, 1, 'they do tie');
+
+  // Passages of one article that tie (the word in the title they share only): in article order.
+  const inArticle = new KnowledgeIndex();
+  inArticle.upsert(article({ id: 'kb_t', title: 'Warranty', content: 'First part.\n\nSecond part.\n\nThird part.\n\nFourth part.' }));
+  const tied = inArticle.search('ws_a', 'warranty', 2);
+  t.strictSame(ids(tied), ['kb_t#0', 'kb_t#1']);
+  t.equal(tied[0].score, tied[1].score, 'they do tie');
+});
+
+t.test('search: passages alone (articleWeight 0) rank the same way, by their own scores', async (t) => {
+  const index = new KnowledgeIndex({ articleWeight: 0 });
+  index.upsert(article({ id: 'kb_x', title: 'Printer', content: 'Printer paper.\n\nPrinter power.\n\nPrinter cable.' }));
+  index.upsert(article({ id: 'kb_y', title: 'Scanner', content: 'The scanner sits next to the printer.' }));
+  const hits = index.search('ws_a', 'scanner cable', 10);
+  t.strictSame(ids(hits), ['kb_y#0', 'kb_x#2'], 'only the passages that match, best first');
 });
 
 t.test('search: at most two passages of one article, best first', async (t) => {

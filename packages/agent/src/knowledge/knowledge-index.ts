@@ -96,13 +96,19 @@ const analyzer = {
   autoVacuum: false,
 } satisfies Partial<Options>;
 
-const passageNumber = (id: string): number => Number(id.slice(id.lastIndexOf('#') + 1));
-
 /** Best first; ties by article id, then passage order. */
 export const compareHits = (a: SearchHit, b: SearchHit): number =>
   b.score - a.score ||
   (a.passage.articleId < b.passage.articleId ? -1 : a.passage.articleId > b.passage.articleId ? 1 : 0) ||
-  passageNumber(a.passage.id) - passageNumber(b.passage.id);
+  a.passage.index - b.passage.index;
+
+/** Inserts `hit` into `best` (ordered by compareHits) when it ranks among its first `size`. */
+const keepBest = (best: SearchHit[], hit: SearchHit, size: number): void => {
+  if (best.length === size && compareHits(hit, best[size - 1]) >= 0) return;
+  let i = best.length < size ? best.length : size - 1;
+  for (; i > 0 && compareHits(hit, best[i - 1]) < 0; i--) best[i] = best[i - 1];
+  best[i] = hit;
+};
 
 export class KnowledgeIndex {
   private readonly workspaces = new Map<string, Workspace>();
@@ -244,31 +250,35 @@ export class KnowledgeIndex {
     if (ws === undefined || topK <= 0) return [];
     const { boost, prefix, fuzzy, maxPerArticle, articleWeight } = this.options;
     const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
-    const scores = new Map<string, number>();
+    const own = new Map<string, number>();
     for (const r of ws.passageIndex.search(query, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } })) {
-      scores.set(r.id as string, r.score);
+      own.set(r.id as string, r.score);
     }
+    // Ranked article by article: each passage of a matched article scores its own BM25 plus the
+    // article's share; the article's best maxPerArticle go on to the topK. The first topK of
+    // the whole ranking with that cap are exactly these: no sort of every matching passage
+    // (a few hundred for a question of common words), one map read per passage.
+    const cap = maxPerArticle > 0 ? maxPerArticle : Infinity;
+    const hits: SearchHit[] = [];
+    const best: SearchHit[] = [];
+    const ranked = new Set<string>();
+    const rank = (articleId: string, context: number) => {
+      ranked.add(articleId);
+      best.length = 0;
+      for (const passage of ws.articles.get(articleId) ?? []) {
+        const score = (own.get(passage.id) ?? 0) + context;
+        if (score > 0) keepBest(best, { passage, score }, cap);
+      }
+      for (const hit of best) keepBest(hits, hit, topK);
+    };
     if (articleWeight > 0) {
       for (const r of ws.articleIndex.search(query, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } })) {
-        for (const p of ws.articles.get(r.id as string) ?? []) {
-          scores.set(p.id, (scores.get(p.id) ?? 0) + articleWeight * r.score);
-        }
+        rank(r.id as string, articleWeight * r.score);
       }
     }
-    const ranked: SearchHit[] = [];
-    for (const [id, score] of scores) {
-      const passage = ws.passages.get(id);
-      if (passage !== undefined && score > 0) ranked.push({ passage, score });
-    }
-    ranked.sort(compareHits);
-    const perArticle = new Map<string, number>();
-    const hits: SearchHit[] = [];
-    for (const hit of ranked) {
-      const n = perArticle.get(hit.passage.articleId) ?? 0;
-      if (maxPerArticle > 0 && n >= maxPerArticle) continue;
-      perArticle.set(hit.passage.articleId, n + 1);
-      hits.push(hit);
-      if (hits.length >= topK) break;
+    for (const id of own.keys()) {
+      const articleId = ws.passages.get(id)?.articleId;
+      if (articleId !== undefined && !ranked.has(articleId)) rank(articleId, 0);
     }
     return hits;
   }

@@ -127,6 +127,7 @@ export const splitArticle = (article: ArticleForIndex): Passage[] => {
   if (pieces.length === 0) pieces.push({ heading: null, text: article.title });
   return pieces.map((p, n) => ({
     id: `${article.id}#${n}`,
+    index: n,
     articleId: article.id,
     workspaceId: article.workspace_id,
     title: article.title,

@@ -12,6 +12,8 @@ export interface ArticleForIndex {
 export interface Passage {
   /** `<article id>#<n>`, n counting from 0 in article order. */
   id: string;
+  /** Its place in the article, counting from 0 (the `n` of its id): the tie-break of equal scores. */
+  index: number;
   articleId: string;
   workspaceId: string;
   /** The article title (spec 2.7a `filename`). */

@@ -33,7 +33,7 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   /** `require`, answered as the resource's JSON through `view`. */
   async requireJson(workspaceId: string, id: string, what: string, view: JsonView<T>): Promise<string> {
     const text = await this.collection.getText(id);
-    const rendered = text === null ? null : view.of(text);
+    const rendered = text === null ? null : view.of(id, text);
     if (!rendered || rendered.workspaceId !== workspaceId) throw notFound(what, id);
     return rendered.json;
   }
@@ -41,7 +41,7 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
   /** `find`, answered as the resources' JSON through `view`. */
   async findJson(workspaceId: string, query: FindQuery, view: JsonView<T>): Promise<FindResult<Rendered>> {
     const { items, hasMore } = await this.collection.findText(this.inWorkspace(workspaceId, query));
-    return { items: items.map((text) => view.of(text)), hasMore };
+    return { items: items.map((d) => view.of(d.id, d.text)), hasMore };
   }
 
   private inWorkspace(workspaceId: string, query: FindQuery): FindQuery {
