@@ -35,12 +35,7 @@ const hasBody = (ctx: Context) => Number(ctx.get('Content-Length') || 0) > 0 || 
 
 type Run = () => Promise<{ status: number; body: unknown }>;
 
-/** Runs the handler, or replays a cached response for a repeated Idempotency-Key (spec 4.1). */
-const withIdempotency = (ctx: Context, app: Application, principal: Principal, run: Run) => {
-  const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-  return key === '' ? run() : idempotent(ctx, app, principal, key, run);
-};
-
+/** A POST with an Idempotency-Key (spec 4.1): runs it once, replays its answer after. */
 const idempotent = async (ctx: Context, app: Application, principal: Principal, key: string, run: Run) => {
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
   const rawBody = ctx.request.rawBody ?? '';
@@ -86,6 +81,20 @@ class Input implements HandlerInput<unknown, unknown, unknown> {
   }
 }
 
+/** The handler's answer; where responses are validated, checked against the route's schema. */
+const respond = async (def: RouteDef, app: Application, input: Input): Promise<{ status: number; body: unknown }> => {
+  const out = await def.handler(input);
+  const status = out.status ?? def.response.status;
+  // The OpenAPI document is generated from these codecs: in development and tests every
+  // answer is checked against it, so the document cannot drift from what is served.
+  if (app.config.validateResponses && status === def.response.status) {
+    const checked = def.response.codec.decode(out.body instanceof JsonText ? out.body.toJSON() : out.body);
+    if (checked._tag === 'Left')
+      throw new Error(`${def.method.toUpperCase()} ${def.path}: the response does not match its schema: ${describeErrors(checked.left, 'response').message}`);
+  }
+  return { status, body: out.body };
+};
+
 /** Registers route declarations on a router: access checks, validation, idempotency, handler. */
 export const mountRoutes = (router: Router, app: Application, routes: readonly RouteDef[]) => {
   for (const def of routes) {
@@ -100,20 +109,9 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
         if (!def.bodyOptional && !hasBody(ctx)) throw new ApiError(400, 'A JSON body is required');
         body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
       }
-      const result = await withIdempotency(ctx, app, principal, async () => {
-        const out = await def.handler(new Input(ctx, app, principal, params, query, body));
-        const status = out.status ?? def.response.status;
-        // The OpenAPI document is generated from these codecs: in development and tests every
-        // answer is checked against it, so the document cannot drift from what is served.
-        if (app.config.validateResponses && status === def.response.status) {
-          const checked = def.response.codec.decode(out.body instanceof JsonText ? out.body.toJSON() : out.body);
-          if (checked._tag === 'Left')
-            throw new Error(
-              `${def.method.toUpperCase()} ${def.path}: the response does not match its schema: ${describeErrors(checked.left, 'response').message}`,
-            );
-        }
-        return { status, body: out.body };
-      });
+      const input = new Input(ctx, app, principal, params, query, body);
+      const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
+      const result = key === '' ? await respond(def, app, input) : await idempotent(ctx, app, principal, key, () => respond(def, app, input));
       ctx.status = result.status;
       if (result.body instanceof JsonText) {
         ctx.type = 'application/json';
