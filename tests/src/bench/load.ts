@@ -17,7 +17,7 @@ export interface Side {
 }
 
 export const SECONDS = 3;
-export const ROUNDS = 3;
+export const ROUNDS = 5;
 export const WARMUP_SECONDS = 1;
 
 /** One autocannon run of `load` over `connections` for `duration` seconds. */
@@ -59,13 +59,23 @@ export const measure = async (load: Load, connections: number): Promise<Side> =>
 /**
  * The service and the baseline under the same load, in turn, ROUNDS times after a warm-up of
  * each: medians of the rates, the p99s and the per-round ratios. Alternating keeps a slow spell
- * of a shared machine from landing on one side only (one 5 s run each swung ratios by ±20%).
+ * of a shared machine from landing on one side only (one 5 s run each swung ratios by ±20%);
+ * which side goes first alternates too (service first, then baseline first…), so a drift
+ * within a round, or what one side leaves running into the next run, favours neither.
  */
 export const compare = async (service: Load, baseline: Load, connections: number) => {
   await run(service, connections, WARMUP_SECONDS);
   await run(baseline, connections, WARMUP_SECONDS);
   const rounds: { svc: Side; bl: Side }[] = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push({ svc: await run(service, connections, SECONDS), bl: await run(baseline, connections, SECONDS) });
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      const svc = await run(service, connections, SECONDS);
+      rounds.push({ svc, bl: await run(baseline, connections, SECONDS) });
+    } else {
+      const bl = await run(baseline, connections, SECONDS);
+      rounds.push({ svc: await run(service, connections, SECONDS), bl });
+    }
+  }
   return {
     svc: combine(rounds.map((r) => r.svc)),
     bl: combine(rounds.map((r) => r.bl)),
