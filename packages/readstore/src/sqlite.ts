@@ -180,9 +180,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       .raw()
       .all(...params) as [string, string][];
     const hasMore = q.limit !== undefined && rows.length > q.limit;
-    const items: DocText[] = [];
-    for (let i = 0; i < rows.length && !(hasMore && i === q.limit); i++) items.push({ id: rows[i][0], text: rows[i][1] });
-    return { items, hasMore };
+    const page = hasMore ? rows.slice(0, q.limit) : rows;
+    return { items: page.map(([id, text]): DocText => ({ id, text })), hasMore };
   }
 
   async put(doc: T): Promise<void> {

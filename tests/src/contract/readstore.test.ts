@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Document } from 'mongodb';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { servingIndex } from '@support/readstore';
 import { MongoReadStore } from '@support/readstore/mongo';
 import { SqliteReadStore } from '@support/readstore/sqlite';
@@ -66,7 +66,8 @@ t.test('sqlite adapter uses its indexes for id, cursor and filter lookups', asyn
   db.close();
 });
 
-t.test('sqlite: a bulk load drops the indexes and builds them once at its end, or at the next open if cut short', async (t) => {
+/** A read-store file of its own with a `things` collection searched by name, and a read-only connection to look inside it. */
+const thingsStore = async (t: Test) => {
   const dir = mkdtempSync(join(tmpdir(), 'rs-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const Database = (await import('better-sqlite3')).default;
@@ -76,6 +77,11 @@ t.test('sqlite: a bulk load drops the indexes and builds them once at its end, o
   const things = store.collection(spec);
   const db = new Database(file, { readonly: true });
   t.teardown(() => db.close());
+  return { file, spec, store, things, db };
+};
+
+t.test('sqlite: a bulk load drops the indexes and builds them once at its end, or at the next open if cut short', async (t) => {
+  const { file, spec, store, things, db } = await thingsStore(t);
   const schema = () =>
     (
       db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
@@ -105,15 +111,7 @@ t.test('sqlite: a bulk load drops the indexes and builds them once at its end, o
 });
 
 t.test("sqlite: written documents wait to be indexed together; a search, any process's, indexes them first", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'rs-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const Database = (await import('better-sqlite3')).default;
-  const file = join(dir, 'read.sqlite');
-  const spec = { name: 'things', indexes: [['workspace_id']], search: ['name'] };
-  const writer = new SqliteReadStore(file);
-  const things = writer.collection(spec);
-  const db = new Database(file, { readonly: true });
-  t.teardown(() => db.close());
+  const { file, spec, store: writer, things, db } = await thingsStore(t);
   const queued = () => db.prepare('SELECT count(*) FROM rm_things_search_pending').pluck().get() as number;
   const indexed = () => db.prepare('SELECT count(*) FROM rm_things_search').pluck().get() as number;
   await things.writeMany([{ id: 'a', workspace_id: 'w', name: 'Alpine' }], []);
