@@ -23,3 +23,4 @@ export * from './middleware/utf8';
 export * from './middleware/body-methods';
 export * from './server/health';
 export * from './server/serve';
+export * from './server/route-dispatch';

@@ -4,6 +4,7 @@ import bodyParser from 'koa-bodyparser';
 import type { Application } from '@support/application';
 import {
   BODY_LIMIT_BYTES,
+  dispatchRoutes,
   healthEndpoints,
   identify,
   mountRoutes,
@@ -66,7 +67,7 @@ export const createHttpApp = (app: Application, probes: Probes = NO_PROBES, role
   });
   mountRoutes(router, app, ROUTES);
   mountMcp(router, app);
-  koa.use(router.routes());
+  koa.use(dispatchRoutes(router));
   // No route took the request: 405 with Allow when the path exists with other methods (any
   // method, TRACE and PROPFIND included), else 404; requestContext turns both into the envelope.
   koa.use(async (ctx) => {

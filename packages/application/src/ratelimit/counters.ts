@@ -2,8 +2,11 @@ import type { ReadStore } from '@support/readstore';
 import type { Logger } from '../log';
 /** Counts hits per key and fixed window. A port, so instances can share one store. */
 export interface CounterStore {
-  /** Adds one hit to `key` in the window starting at `windowStart`; returns the new count. */
-  hit(key: string, windowStart: number, windowMs: number): Promise<number>;
+  /**
+   * Adds one hit to `key` in the window starting at `windowStart`; returns the new count, at
+   * once where the counters are in this process (no promise on every request), else a promise.
+   */
+  hit(key: string, windowStart: number, windowMs: number): number | Promise<number>;
 }
 
 /** One process's counters (the embedded default). Old windows are dropped as time moves on. */
@@ -11,7 +14,7 @@ export class MemoryCounterStore implements CounterStore {
   private readonly counts = new Map<string, { windowStart: number; count: number }>();
   private lastSweep = 0;
 
-  async hit(key: string, windowStart: number, windowMs: number): Promise<number> {
+  hit(key: string, windowStart: number, windowMs: number): number {
     if (windowStart - this.lastSweep >= windowMs) {
       for (const [k, v] of this.counts) if (v.windowStart < windowStart) this.counts.delete(k);
       this.lastSweep = windowStart;

@@ -35,18 +35,26 @@ export class RateLimiter {
     return Math.max(1, Math.floor(LIMITS[tier][scope] * this.scale));
   }
 
-  async check(tier: Tier, subject: { key: string; workspace: string | null }): Promise<RateDecision> {
+  /** A decision at once on counters in this process; a promise of one on shared counters. */
+  check(tier: Tier, subject: { key: string; workspace: string | null }): RateDecision | Promise<RateDecision> {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
     const keyLimit = this.limitOf(tier, 'key');
-    const keyCount = await this.counters.hit(`k:${subject.key}:${tier}`, windowStart, WINDOW_MS);
-    let decision: RateDecision = { allowed: keyCount <= keyLimit, limit: keyLimit, remaining: Math.max(0, keyLimit - keyCount), resetSeconds };
-    if (!decision.allowed || subject.workspace === null) return decision;
-    const wsLimit = this.limitOf(tier, 'workspace');
-    const wsCount = await this.counters.hit(`w:${subject.workspace}:${tier}`, windowStart, WINDOW_MS);
-    const wsRemaining = Math.max(0, wsLimit - wsCount);
-    if (wsCount > wsLimit || wsRemaining < decision.remaining) decision = { allowed: wsCount <= wsLimit, limit: wsLimit, remaining: wsRemaining, resetSeconds };
-    return decision;
+    const byWorkspace = (keyCount: number): RateDecision | Promise<RateDecision> => {
+      const decision: RateDecision = { allowed: keyCount <= keyLimit, limit: keyLimit, remaining: Math.max(0, keyLimit - keyCount), resetSeconds };
+      if (!decision.allowed || subject.workspace === null) return decision;
+      const wsLimit = this.limitOf(tier, 'workspace');
+      const tighter = (wsCount: number): RateDecision => {
+        const wsRemaining = Math.max(0, wsLimit - wsCount);
+        return wsCount > wsLimit || wsRemaining < decision.remaining
+          ? { allowed: wsCount <= wsLimit, limit: wsLimit, remaining: wsRemaining, resetSeconds }
+          : decision;
+      };
+      const wsCount = this.counters.hit(`w:${subject.workspace}:${tier}`, windowStart, WINDOW_MS);
+      return typeof wsCount === 'number' ? tighter(wsCount) : wsCount.then(tighter);
+    };
+    const keyCount = this.counters.hit(`k:${subject.key}:${tier}`, windowStart, WINDOW_MS);
+    return typeof keyCount === 'number' ? byWorkspace(keyCount) : keyCount.then(byWorkspace);
   }
 }

@@ -1,5 +1,5 @@
-import type { Middleware } from 'koa';
-import type { Application, Tier } from '@support/application';
+import type { Context, Middleware, Next } from 'koa';
+import type { Application, RateDecision, Tier } from '@support/application';
 import { ApiError } from '../errors';
 import type { Identity } from './identify';
 
@@ -12,13 +12,8 @@ export const tierOfRequest = (method: string, path: string): Tier =>
  * Spec 4.1 and 8: RateLimit-* on every response, 429 with Retry-After past the limit.
  * Keys count per key and per workspace; callers without a valid key count per address.
  */
-export const rateLimit =
-  (app: Application): Middleware =>
-  async (ctx, next) => {
-    const identity = ctx.state.identity as Identity;
-    const subject =
-      'principal' in identity ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId } : { key: `ip:${ctx.ip}`, workspace: null };
-    const decision = await app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
+export const rateLimit = (app: Application): Middleware => {
+  const answer = (ctx: Context, next: Next, decision: RateDecision) => {
     ctx.set('RateLimit-Limit', String(decision.limit));
     ctx.set('RateLimit-Remaining', String(decision.remaining));
     ctx.set('RateLimit-Reset', String(decision.resetSeconds));
@@ -27,5 +22,14 @@ export const rateLimit =
         'Retry-After': String(decision.resetSeconds),
       });
     }
-    await next();
+    return next();
   };
+  // Not async: on the in-process counters the decision comes at once, without a promise a request.
+  return (ctx, next) => {
+    const identity = ctx.state.identity as Identity;
+    const subject =
+      'principal' in identity ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId } : { key: `ip:${ctx.ip}`, workspace: null };
+    const decision = app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
+    return decision instanceof Promise ? decision.then((d) => answer(ctx, next, d)) : answer(ctx, next, decision);
+  };
+};
