@@ -48,21 +48,23 @@ export const authenticator = (reads: ReadModels, clock: Clock) => {
     };
   };
 
-  return async (token: string): Promise<Principal | null> => {
+  const usable = (principal: Principal | null, now: number): Principal | null =>
+    principal && principal.expiresAt !== null && principal.expiresAt <= now ? null : principal;
+
+  /** At once for a key verified within PRINCIPAL_TTL_MS (no promise on a hot key's requests); else a promise. */
+  return (token: string): Principal | null | Promise<Principal | null> => {
     const now = clock.now().getTime();
     const keyId = keyIdOf(token);
     const cached = keyId === null ? undefined : cache.get(keyId);
     const presented = Buffer.from(token);
-    let principal =
-      cached && cached.until > now && cached.token.length === presented.length && timingSafeEqual(cached.token, presented) ? cached.principal : null;
-    if (!principal) {
-      principal = await lookup(token, hashToken(token));
+    if (cached && cached.until > now && cached.token.length === presented.length && timingSafeEqual(cached.token, presented))
+      return usable(cached.principal, now);
+    return lookup(token, hashToken(token)).then((principal) => {
       if (principal) {
         if (cache.size >= MAX_CACHED) cache.clear();
         cache.set(principal.keyId, { token: presented, principal, until: now + PRINCIPAL_TTL_MS });
       } else if (keyId !== null && cached && cached.until <= now) cache.delete(keyId);
-    }
-    if (principal && principal.expiresAt !== null && principal.expiresAt <= now) return null;
-    return principal;
+      return usable(principal, now);
+    });
   };
 };
