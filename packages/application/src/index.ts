@@ -4,6 +4,7 @@ export * from './config';
 export * from './engines';
 export * from './errors';
 export * from './log';
+export * from './now-or-later';
 export * from './auth/authenticate';
 export * from './auth/tokens';
 export * from './commands/execute';

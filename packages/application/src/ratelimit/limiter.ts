@@ -1,3 +1,4 @@
+import { nowOrLater } from '../now-or-later';
 import { Clock } from '../clock';
 import { CounterStore } from './counters';
 
@@ -52,9 +53,9 @@ export class RateLimiter {
           : decision;
       };
       const wsCount = this.counters.hit(`w:${subject.workspace}:${tier}`, windowStart, WINDOW_MS);
-      return typeof wsCount === 'number' ? tighter(wsCount) : wsCount.then(tighter);
+      return nowOrLater(wsCount, tighter);
     };
     const keyCount = this.counters.hit(`k:${subject.key}:${tier}`, windowStart, WINDOW_MS);
-    return typeof keyCount === 'number' ? byWorkspace(keyCount) : keyCount.then(byWorkspace);
+    return nowOrLater(keyCount, byWorkspace);
   }
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Application, Principal } from '@support/application';
+import { nowOrLater, type Application, type Principal } from '@support/application';
 
 export type Identity = { principal: Principal } | { problem: 'missing' | 'malformed' | 'invalid' };
 
@@ -18,9 +18,9 @@ export const identify =
       return next();
     }
     const found = app.authenticate(m[1]);
-    const proceed = (principal: Principal | null) => {
+    const proceed = (principal: Principal | null): Promise<unknown> => {
       ctx.state.identity = (principal ? { principal } : { problem: 'invalid' }) satisfies Identity;
       return next();
     };
-    return found instanceof Promise ? found.then(proceed) : proceed(found);
+    return nowOrLater(found, proceed);
   };

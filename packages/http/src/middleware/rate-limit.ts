@@ -1,5 +1,5 @@
 import type { Context, Middleware, Next } from 'koa';
-import type { Application, RateDecision, Tier } from '@support/application';
+import { nowOrLater, type Application, type RateDecision, type Tier } from '@support/application';
 import { ApiError } from '../errors';
 import type { Identity } from './identify';
 
@@ -13,7 +13,7 @@ export const tierOfRequest = (method: string, path: string): Tier =>
  * Keys count per key and per workspace; callers without a valid key count per address.
  */
 export const rateLimit = (app: Application): Middleware => {
-  const answer = (ctx: Context, next: Next, decision: RateDecision) => {
+  const answer = (ctx: Context, next: Next, decision: RateDecision): Promise<unknown> => {
     ctx.set('RateLimit-Limit', String(decision.limit));
     ctx.set('RateLimit-Remaining', String(decision.remaining));
     ctx.set('RateLimit-Reset', String(decision.resetSeconds));
@@ -30,6 +30,6 @@ export const rateLimit = (app: Application): Middleware => {
     const subject =
       'principal' in identity ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId } : { key: `ip:${ctx.ip}`, workspace: null };
     const decision = app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
-    return decision instanceof Promise ? decision.then((d) => answer(ctx, next, d)) : answer(ctx, next, decision);
+    return nowOrLater(decision, (d) => answer(ctx, next, d));
   };
 };

@@ -45,19 +45,18 @@ export const dispatchRoutes = (router: Router): Middleware => {
       throw new Error(`dispatchRoutes: ${String(layer.path)} must be one route with one handler (no router.use or router.param middleware)`);
   });
   for (const method of new Set(router.stack.flatMap((layer) => layer.methods))) {
-    const layers = router.stack.filter((layer) => layer.methods.includes(method));
-    const unkeyed = layers.filter((layer) => typeof layer.path !== 'string' || literalKey(layer.path) === null);
+    const routes = router.stack
+      .filter((layer) => layer.methods.includes(method))
+      .map((layer) => ({ layer, key: typeof layer.path === 'string' ? literalKey(layer.path) : null }));
+    const unkeyed = routes.filter((r) => r.key === null).map((r) => r.layer);
+    // A key's routes and the unkeyed ones, in registration order: the first match answers.
     const keyed = new Map<string, Router.Layer[]>();
-    for (const layer of layers) {
-      const key = typeof layer.path === 'string' ? literalKey(layer.path) : null;
-      if (key === null) continue;
-      // The key's routes and the unkeyed ones, in registration order: the first match answers.
-      if (!keyed.has(key))
+    for (const { key } of routes)
+      if (key !== null && !keyed.has(key))
         keyed.set(
           key,
-          layers.filter((l) => l === layer || unkeyed.includes(l) || (typeof l.path === 'string' && literalKey(l.path) === key)),
+          routes.filter((r) => r.key === key || r.key === null).map((r) => r.layer),
         );
-    }
     byMethod.set(method, { keyed, unkeyed });
   }
   const dispatch: Router.Middleware = (ctx, next) => {
