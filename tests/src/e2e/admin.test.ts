@@ -1,5 +1,5 @@
 import t from 'tap';
-import { admin, adminJson, removeDir, run, tempDir } from '../support/service';
+import { admin, adminJson, removeDir, replayEvents, run, tempDir } from '../support/service';
 
 const dir = tempDir();
 t.teardown(() => removeDir(dir));
@@ -106,10 +106,7 @@ t.test('usage errors go to stderr with a non-zero exit', async (t) => {
 
 t.test('events replay streams history as JSON lines; projections rebuild reports counts', async (t) => {
   const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Audit');
-  const lines = (await admin(dir, 'events', 'replay', '--workspace', ws.id)).stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const lines = await replayEvents(dir, '--workspace', ws.id);
   t.match(lines[0], {
     type: 'workspace.created',
     stream: `workspace-${ws.id}`,
@@ -117,10 +114,7 @@ t.test('events replay streams history as JSON lines; projections rebuild reports
     position: String,
     metadata: { workspace_id: ws.id, actor: 'admin', occurred_at: String },
   });
-  const all = (await admin(dir, 'events', 'replay')).stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const all = await replayEvents(dir);
   const from = all[all.length - 2].position;
   const tail = (await admin(dir, 'events', 'replay', '--from', from)).stdout.trim().split('\n');
   t.equal(tail.length, 1, '--from resumes after the given position');

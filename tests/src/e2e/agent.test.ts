@@ -1,7 +1,7 @@
 import t from 'tap';
 import { expectError } from '../support/expect';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, replayEvents, Service, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { keyFor, Tenant, tenant } from '../support/workspace';
 
@@ -43,14 +43,7 @@ const ownArticles = () => {
 const REFUND_Q = 'How many days do I have to get a refund for my order?';
 const OFF_TOPIC = 'Which football team won the league in 1998?';
 
-const events = async (workspaceId: string) => {
-  const r = await admin(dir, 'events', 'replay', '--workspace', workspaceId);
-  return r.stdout
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { type: string; stream: string; data: any });
-};
+const events = (workspaceId: string) => replayEvents(dir, '--workspace', workspaceId);
 const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', workspaceId)).credits;
 
 t.before(async () => {

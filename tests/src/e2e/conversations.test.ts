@@ -2,7 +2,7 @@ import t from 'tap';
 import { expectError } from '../support/expect';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { admin, adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, replayEvents, Service, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { Tenant, tenant } from '../support/workspace';
 
@@ -76,13 +76,7 @@ t.test('PATCH: close (and legacy resolved), reopen, priority, tags, assignee', a
   t.equal((await ws.api.patch(`/conversations/${c.id}`, { assignee: null })).body.assignee, null, 'null unassigns');
   expectError(t, await ws.api.patch(`/conversations/${c.id}`, { status: 'pending' }), 400);
   expectError(t, await ws.api.patch(`/conversations/${c.id}`, { priority: 'p1' }), 400);
-  const replay = await admin(dir, 'events', 'replay');
-  const types = replay.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { stream: string; type: string })
-    .filter((e) => e.stream === `conversation-${c.id}`)
-    .map((e) => e.type);
+  const types = (await replayEvents(dir)).filter((e) => e.stream === `conversation-${c.id}`).map((e) => e.type);
   t.strictSame(types, [
     'conversation.created',
     'conversation.updated',

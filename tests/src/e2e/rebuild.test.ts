@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { client, type Client } from '../support/client';
-import { admin, readStoreEnv, readStoreOnMongo, removeDir, startService, tempDir } from '../support/service';
+import { admin, readStoreEnv, readStoreOnMongo, removeDir, replayEvents, startService, tempDir } from '../support/service';
 import { tenant } from '../support/workspace';
 
 /** What the API shows of the read models a rebuild makes again. */
@@ -65,8 +65,8 @@ t.test('projections rebuild in worker threads makes the read models the live pro
   const r = await admin(dir, 'projections', 'rebuild', '--workers', '2', '--json');
   t.equal(r.code, 0, r.stderr);
   t.match(r.stderr, /^rebuilding in 2 workers: [a-z_, ]+ \| [a-z_, ]+$/m, 'the groups on stderr');
-  const log = (await admin(dir, 'events', 'replay')).stdout.trim().split('\n');
-  const last = JSON.parse(log[log.length - 1]) as { position: string };
+  const log = await replayEvents(dir);
+  const last = log[log.length - 1];
   t.equal(JSON.parse(r.stdout).events, log.length, 'every event of the log counted once');
 
   svc = await startService(dir);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { client, Client } from '../support/client';
 import { Receiver, settledDeliveries, webhookEnv } from '../support/receiver';
-import { admin, adminJson, removeDir, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, replayEvents, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { tenant } from '../support/workspace';
 
@@ -71,14 +71,11 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
       .filter((h) => !markers.has(h.body.data.id))
       .map((h) => `${h.body.data.id}:${h.body.type}:${h.body.data.sla_metric}`)
       .sort();
-  const slaEventsInLog = async (workspaceId: string) => {
-    const lines = (await admin(dir, 'events', 'replay', '--workspace', workspaceId)).stdout.trim().split('\n').filter(Boolean);
-    return lines
-      .map((l) => JSON.parse(l) as { type: string; stream: string })
+  const slaEventsInLog = async (workspaceId: string) =>
+    (await replayEvents(dir, '--workspace', workspaceId))
       .filter((e) => e.type.startsWith('sla.') && ![...markers].some((m) => e.stream.endsWith(m)))
       .map((e) => `${e.stream}:${e.type}`)
       .sort();
-  };
 
   const data = [
     // At risk now; breached once its target is moved into the past below.

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { admin, adminJson } from './service';
+import { admin, adminJson, replayEvents } from './service';
 import { until } from './wait';
 import type { Tenant } from './workspace';
 
@@ -78,14 +78,7 @@ export const importer = (dir: string) => {
   return {
     importRaw: (workspaceId: string, content: unknown) => admin(dir, 'import', '--workspace', workspaceId, '--file', fileWith(content), '--json'),
     importJson: (workspaceId: string, content: unknown) => adminJson<Report>(dir, 'import', '--workspace', workspaceId, '--file', fileWith(content)),
-    events: async (workspaceId: string) => {
-      const r = await admin(dir, 'events', 'replay', '--workspace', workspaceId);
-      return r.stdout
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { type: string; data: any });
-    },
+    events: (workspaceId: string) => replayEvents(dir, '--workspace', workspaceId),
   };
 };
 

@@ -111,4 +111,25 @@ export const adminJson = async <T = Record<string, unknown>>(dataDir: string, ..
   return JSON.parse(r.stdout) as T;
 };
 
+/** An event as `events replay` prints it (one JSON line each). */
+export interface ReplayedEvent {
+  position: string;
+  stream: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: any;
+  metadata: any;
+}
+
+/** `events replay` through the admin CLI (extra args: `--workspace ID`, `--from POSITION`), parsed; fails loudly when it fails. */
+export const replayEvents = async (dataDir: string, ...args: string[]): Promise<ReplayedEvent[]> => {
+  const r = await admin(dataDir, 'events', 'replay', ...args);
+  if (r.code !== 0) throw new Error(`admin events replay ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ReplayedEvent);
+};
+
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
