@@ -107,8 +107,15 @@ t.test('MCP on turns the API channel on (rule 5)', async (t) => {
 t.test('a disabled agent, or one not deployed on api, answers 409', async (t) => {
   const w = await tenant(svc.baseUrl, dir, { name: 'Off' });
   expectError(t, await w.api.post('/agent/messages', { message: 'hi' }), 409, 'conflict');
-  await w.api.patch('/agent', { is_enabled: true });
-  expectError(t, await w.api.post('/agent/messages', { message: 'hi' }), 409, 'conflict');
+  // Each rule alone: deployed on api but disabled, then enabled but not deployed on api.
+  await w.api.patch('/agent', { deployed_channels: { api: true } });
+  const disabled = await w.api.post('/agent/messages', { message: 'hi' });
+  expectError(t, disabled, 409, 'conflict');
+  t.match(disabled.body.error.message, /disabled/);
+  await w.api.patch('/agent', { is_enabled: true, deployed_channels: { api: false } });
+  const undeployed = await w.api.post('/agent/messages', { message: 'hi' });
+  expectError(t, undeployed, 409, 'conflict');
+  t.match(undeployed.body.error.message, /not deployed on the API channel/);
   await w.api.patch('/agent', { deployed_channels: { api: true } });
   t.equal((await w.api.post('/agent/messages', { message: 'hi' })).status, 200);
   t.equal((await w.api.get('/conversations')).body.data.length, 1, 'the refused turns wrote nothing');
