@@ -29,6 +29,7 @@ export * from './tag/decider';
 export * from './reservation/events';
 export * from './reservation/decider';
 export * as input from './input';
+export * from './free-json';
 export * from './imported';
 export * from './ticket/events';
 export * from './ticket/input';

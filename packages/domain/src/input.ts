@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
+import { freeJsonProblem } from './free-json';
 import { isIdOf } from './ids';
 
 /**
@@ -62,10 +63,13 @@ export const texts = (opts: { max?: number } = {}) =>
     return { value: u };
   });
 
+/** A free-form object, within the limits every read store can hold (free-json.ts). */
 export const object = () =>
-  new Check<Record<string, unknown>>('object', (u) =>
-    typeof u === 'object' && u !== null && !Array.isArray(u) ? { value: u as Record<string, unknown> } : 'must be an object',
-  );
+  new Check<Record<string, unknown>>('object', (u) => {
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return 'must be an object';
+    const problem = freeJsonProblem(u);
+    return problem ? `${problem.path.length ? `at ${problem.path.join('.')} ` : ''}${problem.message}` : { value: u as Record<string, unknown> };
+  });
 
 export const orNull = <A>(inner: t.Type<A, A, unknown>) =>
   new Check<A | null>(`${inner.name} | null`, (u) => {

@@ -135,8 +135,9 @@ t.test('a key named __proto__ is refused at any depth, by name, as the document 
   t.match(doc.paths['/conversations/{id}/messages'].post.requestBody.content['application/json'].schema.properties.channel_metadata, {
     type: 'object',
     propertyNames: { not: { const: '__proto__' } },
-    additionalProperties: { $ref: '#/components/schemas/JsonValue' },
+    additionalProperties: { $ref: '#/components/schemas/FreeJsonValue' },
   });
+  t.match(doc.components.schemas.FreeJsonValue.anyOf[3], { type: 'object', propertyNames: { not: { const: '__proto__' } } });
   t.match(doc.components.schemas.JsonValue.anyOf[2], { type: 'object', propertyNames: { not: { const: '__proto__' } } });
 });
 

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem } from '@support/domain';
 import { Described, JsonSchema } from './schema';
 
 /** A codec with its own failure message and schema. */
@@ -131,16 +132,11 @@ class ArrayOf<C extends t.Mixed & Described> extends t.Type<t.TypeOf<C>[], t.Out
 
 /**
  * The one key refused anywhere in a JSON body: the body parser's guard against prototype
- * poisoning answers 400 to it, so free-form values (below) exclude it at every depth.
+ * poisoning answers 400 to it, so every JSON value in the document excludes it at every depth.
  */
-export const FORBIDDEN_KEY = '__proto__';
+export { FORBIDDEN_KEY };
 
-const hasForbiddenKey = (u: unknown): boolean =>
-  Array.isArray(u)
-    ? u.some(hasForbiddenKey)
-    : typeof u === 'object' && u !== null && Object.entries(u).some(([k, v]) => k === FORBIDDEN_KEY || hasForbiddenKey(v));
-
-/** Any JSON value, without the forbidden key at any depth: components.schemas.JsonValue of the document. */
+/** Any JSON value, without the forbidden key at any depth: components.schemas.JsonValue (what responses and MCP carry). */
 export const JSON_VALUE_SCHEMA: JsonSchema = {
   description: `Any JSON value; no object in it may have a key named ${FORBIDDEN_KEY}`,
   anyOf: [
@@ -149,36 +145,85 @@ export const JSON_VALUE_SCHEMA: JsonSchema = {
     { type: 'object', propertyNames: { not: { const: FORBIDDEN_KEY } }, additionalProperties: { $ref: '#/components/schemas/JsonValue' } },
   ],
 };
-const forbiddenKeyMessage = `must not have a key named ${FORBIDDEN_KEY} at any depth`;
 
-/** A JSON object with free keys (metadata, channel_metadata). */
-export const freeObject = (description?: string) => {
-  const check = (u: unknown): string | { value: Record<string, unknown> } =>
-    typeof u !== 'object' || u === null || Array.isArray(u)
-      ? 'must be an object'
-      : hasForbiddenKey(u)
-        ? forbiddenKeyMessage
-        : { value: u as Record<string, unknown> };
-  return new Rule<Record<string, unknown>>(
-    'object',
-    {
-      type: 'object',
-      propertyNames: { not: { const: FORBIDDEN_KEY } },
-      additionalProperties: { $ref: '#/components/schemas/JsonValue' },
-      ...(description ? { description } : {}),
-    },
-    (u): u is Record<string, unknown> => typeof check(u) !== 'string',
-    check,
-    id,
-  );
+const FREE_VALUE = { $ref: '#/components/schemas/FreeJsonValue' };
+const FREE_KEY: JsonSchema = {
+  minLength: 1,
+  maxLength: FREE_JSON_LIMITS.keyLength,
+  pattern: '^[^$.\\u0000][^.\\u0000]*$',
+  not: { const: FORBIDDEN_KEY },
 };
 
-export const anything = (description?: string) =>
+/** components.schemas.FreeJsonValue: a value in free-form request fields, within the limits every read store holds. */
+export const FREE_JSON_VALUE_SCHEMA: JsonSchema = {
+  description: FREE_JSON_RULES,
+  anyOf: [
+    { type: ['null', 'boolean', 'number'] },
+    { type: 'string', maxLength: FREE_JSON_LIMITS.stringLength, pattern: '^[^\\u0000]*$' },
+    { type: 'array', maxItems: FREE_JSON_LIMITS.items, items: FREE_VALUE },
+    { type: 'object', maxProperties: FREE_JSON_LIMITS.keys, propertyNames: FREE_KEY, additionalProperties: FREE_VALUE },
+  ],
+};
+
+/**
+ * Free-form JSON in a request (free-json.ts's limits); a failure names the path down to the
+ * offending key or value: `metadata.a.0 must not hold U+0000 (NUL)`.
+ */
+export class FreeJson<A> extends t.Type<A, A, unknown> implements Described {
+  constructor(
+    readonly jsonSchema: JsonSchema,
+    objectOnly: boolean,
+  ) {
+    super(
+      objectOnly ? 'object' : 'unknown',
+      (u): u is A => (!objectOnly || isPlainObject(u)) && freeJsonProblem(u) === null,
+      (u, c) => {
+        if (objectOnly && !isPlainObject(u)) return t.failure(u, c, 'must be an object');
+        const problem = freeJsonProblem(u);
+        if (!problem) return t.success(u as A);
+        const context = problem.path.reduce((ctx, key) => t.appendContext(ctx, key, this, undefined), c);
+        return t.failure(u, context, problem.message);
+      },
+      (a) => a,
+    );
+  }
+}
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/** A JSON object with free keys (metadata, channel_metadata, an attachment). */
+export const freeObject = (description?: string) =>
+  new FreeJson<Record<string, unknown>>(
+    {
+      type: 'object',
+      maxProperties: FREE_JSON_LIMITS.keys,
+      propertyNames: FREE_KEY,
+      additionalProperties: FREE_VALUE,
+      ...(description ? { description } : {}),
+    },
+    true,
+  );
+
+/** Any JSON value in a request, within the same limits. */
+export const anything = (description?: string) => new FreeJson<unknown>({ ...FREE_VALUE, ...(description ? { description } : {}) }, false);
+
+/** A JSON object in a response (checked on the way in, or the service's own). */
+export const jsonObject = (description?: string) =>
+  new Rule<Record<string, unknown>>(
+    'object',
+    { type: 'object', additionalProperties: { $ref: '#/components/schemas/JsonValue' }, ...(description ? { description } : {}) },
+    isPlainObject,
+    (u) => (isPlainObject(u) ? { value: u } : 'must be an object'),
+    id,
+  );
+
+/** Any JSON value in a response (checked on the way in, or the service's own). */
+export const anyJson = (description?: string) =>
   new Rule<unknown>(
     'unknown',
     { $ref: '#/components/schemas/JsonValue', ...(description ? { description } : {}) },
-    (u): u is unknown => !hasForbiddenKey(u),
-    (u) => (hasForbiddenKey(u) ? forbiddenKeyMessage : { value: u }),
+    (_u): _u is unknown => true,
+    (u) => ({ value: u }),
     id,
   );
 

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { arrayOf, bool, freeObject, int, literal, nullable, queryInt, str } from '../codec/primitives';
+import { arrayOf, bool, jsonObject, int, literal, nullable, queryInt, str } from '../codec/primitives';
 import { Described, JsonSchema } from '../codec/schema';
 import { struct } from '../codec/struct';
 
@@ -41,7 +41,7 @@ export const deletedOf = <O extends string>(object: O) => struct({ object: liter
 
 export const envelopeSchema: JsonSchema = struct({
   success: bool(),
-  error: struct({ message: str(), statusCode: int() }, { code: str(), details: freeObject() }),
+  error: struct({ message: str(), statusCode: int() }, { code: str(), details: jsonObject() }),
 }).jsonSchema;
 
 /** Cursor parameters shared by every paginated list (spec 4.1); spread into a query struct. */

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import type { ConversationDoc } from '@support/application';
-import { anything, arrayOf, bool, freeObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { anyJson, arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
@@ -23,8 +23,8 @@ export const ConversationResource = struct(
     is_pinned: bool(),
     resolution_type: nullable(str()),
     message_count: int({ min: 0 }),
-    custom_action_memory: anything(),
-    metadata: freeObject(),
+    custom_action_memory: anyJson(),
+    metadata: jsonObject(),
     resolved_at: nullable(timestamp()),
     created_at: timestamp(),
     updated_at: timestamp(),

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { CUSTOMER_STATUSES } from '@support/domain';
 import { JsonView, type CustomerDoc } from '@support/application';
-import { arrayOf, freeObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { arrayOf, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
@@ -17,7 +17,7 @@ export const CustomerResource = struct(
     status: oneOf(CUSTOMER_STATUSES),
     tags: arrayOf(str()),
     external_id: nullable(str()),
-    metadata: freeObject(),
+    metadata: jsonObject(),
     conversation_count: int({ min: 0 }),
     first_contact_at: nullable(timestamp()),
     last_contact_at: nullable(timestamp()),

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { CHANNELS } from '@support/domain';
 import type { MessageDoc } from '@support/application';
-import { anything, arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
+import { anyJson, arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
@@ -18,7 +18,7 @@ export const MessageResource = struct(
     visibility: oneOf(['public', 'internal'] as const),
     channel: oneOf(CHANNELS),
     external_id: nullable(str()),
-    attachments: arrayOf(anything()),
+    attachments: arrayOf(anyJson()),
     is_read: bool(),
     client_message_id: nullable(str()),
     created_at: timestamp(),

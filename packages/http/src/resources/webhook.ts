@@ -1,5 +1,5 @@
 import type { DeliveryDoc, WebhookEndpointDoc, WebhookEventDoc } from '@support/application';
-import { arrayOf, bool, freeObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
+import { arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
 
@@ -76,7 +76,7 @@ export const toDelivery = (d: DeliveryDoc) => ({
 });
 
 /** Spec 2.15. */
-export const EventResource = struct({ object: literal('event'), id: str(), type: str(), data: freeObject(), created_at: timestamp() }, {}, { title: 'event' });
+export const EventResource = struct({ object: literal('event'), id: str(), type: str(), data: jsonObject(), created_at: timestamp() }, {}, { title: 'event' });
 
 export const toEvent = (d: WebhookEventDoc) => ({ object: 'event' as const, id: d.id, type: d.type, data: d.data, created_at: d.created_at });
 
