@@ -205,13 +205,14 @@ export class Application {
 
   /**
    * Read-your-writes: wait until the read models include `position` (or, after a command that
-   * wrote nothing, everything written so far), bounded by the configured timeout.
+   * wrote nothing, everything written so far), bounded by the configured timeout: false when it ran out.
    */
-  async settle(position: Position | null): Promise<void> {
+  async settle(position: Position | null): Promise<boolean> {
     const target = position ?? (await this.engines.events.head());
     if (this.watch instanceof CheckpointWatch) await this.listenForCheckpoints(this.watch);
     const ok = await this.watch.waitFor(target, this.config.readYourWritesTimeoutMs);
     if (!ok) this.log.warn('read models lag behind a write; answering without waiting longer', { timeout_ms: this.config.readYourWritesTimeoutMs });
+    return ok;
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /** Time and randomness are injected so retries, expiry and backoff are testable without sleeping. */
@@ -53,5 +53,34 @@ export const ulidIds = (clock: Clock = systemClock): IdSource => {
   return {
     next: (prefix) => prefix + ulid(clock.now().getTime()),
     eventId: () => uuidV7(clock.now().getTime(), bytes(10)),
+  };
+};
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID's 10 time characters for `ms`. */
+const ulidTime = (ms: number): string => {
+  let out = '';
+  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32] + out;
+  return out;
+};
+
+/**
+ * The ids of one request made under an Idempotency-Key: the same ids in the same order on
+ * every retry (time from the key's first arrival, randomness from a hash of the key), so a
+ * retried create targets the same stream and its append finds the key already there.
+ */
+export const keyedIds = (key: string, firstSeenMs: number): Pick<IdSource, 'next'> => {
+  const counts = new Map<string, number>();
+  const time = ulidTime(firstSeenMs);
+  return {
+    next: (prefix) => {
+      const n = counts.get(prefix) ?? 0;
+      counts.set(prefix, n + 1);
+      const digest = createHash('sha256').update(`${key}\n${prefix}\n${n}`).digest();
+      let random = '';
+      for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i] % 32];
+      return prefix + time + random;
+    },
   };
 };

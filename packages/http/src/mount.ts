@@ -4,7 +4,7 @@ import type {} from 'koa-bodyparser';
 import { Application, IdempotencyStore, Principal } from '@support/application';
 import { planAccess, Plan } from '@support/domain';
 import { decodeOrThrow, describeErrors } from './codec/report';
-import { ApiError } from './errors';
+import { ApiError, toApiError } from './errors';
 import type { Identity } from './middleware/identify';
 import { HandlerInput, RouteDef } from './route';
 import { JsonText } from './resources/common';
@@ -33,9 +33,19 @@ export const requirePrincipal = (ctx: Context, def: Pick<RouteDef, 'scope'>): Pr
 
 const hasBody = (ctx: Context) => Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
 
-type Run = () => Promise<{ status: number; body: unknown }>;
+/** What a keyed request's commands need: the key's hash for the events, and the seed of its ids. */
+export interface Idempotency {
+  key: string;
+  firstSeenMs: number;
+}
 
-/** A POST with an Idempotency-Key (spec 4.1): runs it once, replays its answer after. */
+type Run = (idempotency: Idempotency) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * A POST with an Idempotency-Key (spec 4.1): the first 2xx answer is replayed as it was; a try
+ * that failed, or whose answer was lost, runs again with the same ids, and its commands find
+ * the key in their streams and perform nothing twice (idempotency/store.ts).
+ */
 const idempotent = async (ctx: Context, app: Application, principal: Principal, key: string, run: Run) => {
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
   const rawBody = ctx.request.rawBody ?? '';
@@ -44,18 +54,16 @@ const idempotent = async (ctx: Context, app: Application, principal: Principal, 
     case 'replay':
       ctx.set('Idempotent-Replayed', 'true');
       return { status: begun.status, body: begun.body };
-    case 'in_flight':
-      throw new ApiError(409, 'A request with this Idempotency-Key is still in progress; retry once it has finished.', 'conflict');
     case 'mismatch':
       throw new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error');
     case 'proceed':
       try {
-        const result = await run();
+        const result = await run({ key: begun.key, firstSeenMs: begun.firstSeenMs });
         if (result.status >= 200 && result.status < 300) await app.idempotency.complete(begun.entryId, result.status, result.body);
-        else await app.idempotency.abandon(begun.entryId);
+        else await app.idempotency.fail(begun.entryId, result.status);
         return result;
       } catch (err) {
-        await app.idempotency.abandon(begun.entryId);
+        await app.idempotency.fail(begun.entryId, toApiError(err)?.status ?? 500).catch(() => undefined);
         throw err;
       }
   }
@@ -64,6 +72,7 @@ const idempotent = async (ctx: Context, app: Application, principal: Principal, 
 /** What a handler is given: one shape for every request, its `baseUrl` a getter on the class. */
 class Input implements HandlerInput<unknown, unknown, unknown> {
   readonly requestId: string;
+  idempotency: Idempotency | null = null;
   constructor(
     private readonly ctx: Context,
     readonly app: Application,
@@ -111,7 +120,13 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
       }
       const input = new Input(ctx, app, principal, params, query, body);
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-      const result = key === '' ? await respond(def, app, input) : await idempotent(ctx, app, principal, key, () => respond(def, app, input));
+      const result =
+        key === ''
+          ? await respond(def, app, input)
+          : await idempotent(ctx, app, principal, key, (idempotency) => {
+              input.idempotency = idempotency;
+              return respond(def, app, input);
+            });
       ctx.status = result.status;
       if (result.body instanceof JsonText) {
         ctx.type = 'application/json';

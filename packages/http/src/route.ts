@@ -18,6 +18,8 @@ export interface HandlerInput<P, Q, B> {
   requestId: string;
   /** The service's own base URL as the client reached it, e.g. https://api.example.com/v1. */
   baseUrl: string;
+  /** Set on a POST with an Idempotency-Key (mount.ts): what its commands record and derive ids from. */
+  idempotency: { key: string; firstSeenMs: number } | null;
 }
 
 export interface HandlerResult {

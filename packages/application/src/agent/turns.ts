@@ -4,13 +4,14 @@ import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
 import { CustomerInput, Customers } from '../commands/customers';
-import { CommandContext, Deps, executeAll, load } from '../commands/execute';
+import { CommandContext, Deps, executeAll, idsOf, load, priorWrite } from '../commands/execute';
 import { Workspaces } from '../commands/workspaces';
 import { DomainFailure, failure } from '../errors';
 import { Logger } from '../log';
 import { ReadModels } from '../queries/read-models';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
+import { recordedTurn } from './turn-replay';
 
 export interface TurnInput {
   message: string;
@@ -77,17 +78,22 @@ export class AgentTurns {
     const existing = input.conversation_id ? await this.existing(ctx.workspaceId, input.conversation_id) : null;
     // A bad `customer` is refused before anything is charged or written.
     if (!existing && input.customer) this.parts.customers.check(ctx.workspaceId, input.customer);
-    const conversationId = existing?.state.id ?? this.deps.ids.next(ID_PREFIX.conversation);
+    const ids = idsOf(this.deps, ctx);
+    const conversationId = existing?.state.id ?? ids.next(ID_PREFIX.conversation);
+    // A retry of a turn that was recorded: nothing is charged or decided again.
+    const prior = await priorWrite(this.deps, conversationAggregate, conversationStream(conversationId), ctx);
+    if (prior) return recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, prior);
     const history = existing?.history ?? [];
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
-    const customerMessageId = this.deps.ids.next(ID_PREFIX.message);
-    const turn = { id: this.deps.ids.next('turn_'), cost: CREDITS_PER_REPLY[tier] };
-    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message);
+    const customerMessageId = ids.next(ID_PREFIX.message);
+    const turn = { id: ids.next('turn_'), cost: CREDITS_PER_REPLY[tier] };
+    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message, ids);
     const { id: turnId, cost } = turn;
     if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
     let replied = false;
     let escalated = false;
     let position: Position | null;
+    let replayed = false;
     try {
       // A new conversation is created in the same append as its first turn.
       const creation = existing
@@ -102,6 +108,7 @@ export class AgentTurns {
           outcome,
         },
       ]);
+      replayed = recorded.replayed ?? false;
       replied = recorded.events.some((e) => e.type === 'agent.replied');
       escalated = recorded.events.some((e) => e.type === 'agent.escalated');
       position = recorded.position;
@@ -113,6 +120,8 @@ export class AgentTurns {
         log.info('agent turn recorded no reply; its charge was refunded', { conversation_id: conversationId, turn_id: turnId });
       }
     }
+    // The same request raced its own retry, which recorded the turn first: answer that turn.
+    if (replayed && position) return recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, position);
     const shown = replied && answer ? answer : NO_REPLY;
     return {
       conversation_id: conversationId,
@@ -149,6 +158,7 @@ export class AgentTurns {
     state: ConversationState | null,
     history: { sender_type: string; content: string; created_at: string }[],
     message: string,
+    ids: Pick<Deps['ids'], 'next'>,
   ): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
     const none = { outcome: { kind: 'none' } as TurnOutcome, answer: null };
     if (state && !aiMayReply(state)) return none;
@@ -178,7 +188,7 @@ export class AgentTurns {
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;
-    const replies = answer.messages.map((content) => ({ id: this.deps.ids.next(ID_PREFIX.message), content }));
+    const replies = answer.messages.map((content) => ({ id: ids.next(ID_PREFIX.message), content }));
     return { outcome: { kind: 'reply', turn_id: turn.id, replies, credits_used: turn.cost, model_tier: settings.model_tier, sources: answer.sources }, answer };
   }
 

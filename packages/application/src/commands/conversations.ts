@@ -10,7 +10,7 @@ import {
   ID_PREFIX,
 } from '@support/domain';
 import { CustomerInput, Customers, customerStream } from './customers';
-import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+import { Aggregate, CommandContext, Deps, execute, idsOf, load } from './execute';
 
 export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = {
   decider: conversationDecider,
@@ -62,7 +62,7 @@ export class Conversations {
       customer = state.exists ? { id, name: state.name, email: state.email } : { id, name: null, email: null };
     }
     const channel = input.channel ?? 'api';
-    const id = input.id ?? this.deps.ids.next(ID_PREFIX.conversation);
+    const id = input.id ?? idsOf(this.deps, ctx).next(ID_PREFIX.conversation);
     const command: ConversationCommand = {
       type: 'create',
       id,
@@ -106,7 +106,7 @@ export class Conversations {
    * the first message's id and writes nothing.
    */
   async postMessage(ctx: CommandContext & { workspaceId: string }, conversationId: string, input: MessageInput) {
-    const id = this.deps.ids.next(ID_PREFIX.message);
+    const id = idsOf(this.deps, ctx).next(ID_PREFIX.message);
     const outcome = await execute(this.deps, ctx, conversationAggregate, conversationStream(conversationId), {
       type: 'post_message',
       workspace_id: ctx.workspaceId,

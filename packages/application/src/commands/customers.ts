@@ -13,7 +13,7 @@ import {
   normaliseIdentity,
 } from '@support/domain';
 import { DomainFailure, failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, executeTogether, load, Part } from './execute';
+import { Aggregate, CommandContext, Deps, execute, executeTogether, idsOf, load, Part } from './execute';
 import { Reservations, reservationStream } from './reservations';
 
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };
@@ -49,7 +49,7 @@ export class Customers {
 
   /** Creates a customer, or returns the one an identity already belongs to (`created` false). */
   async createOrMatch(ctx: CommandContext & { workspaceId: string }, input: CustomerInput) {
-    const id = this.deps.ids.next(ID_PREFIX.customer);
+    const id = idsOf(this.deps, ctx).next(ID_PREFIX.customer);
     const command: CustomerCommand = { type: 'create', id, workspace_id: ctx.workspaceId, ...input };
     // Check the input before reserving anything, so a bad request leaves no trace.
     this.check(ctx.workspaceId, input);

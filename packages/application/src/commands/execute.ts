@@ -11,7 +11,27 @@ export interface CommandContext {
   /** API key id, or `admin` / `system`. */
   actor: string;
   requestId: string | null;
+  /**
+   * A hash of the request's Idempotency-Key: recorded in each event's metadata, so the stream
+   * itself says the request was performed (one decision, made by the append), and a retry that
+   * finds it there performs nothing.
+   */
+  idempotencyKey?: string;
+  /** The request's own ids (keyedIds under an Idempotency-Key: the same on every retry). */
+  ids?: Pick<IdSource, 'next'>;
 }
+
+/** The ids a command of this request takes. */
+export const idsOf = (deps: Pick<Deps, 'ids'>, ctx: CommandContext): Pick<IdSource, 'next'> => ctx.ids ?? deps.ids;
+
+/** Metadata of the events a request appends. */
+const metadataOf = (ctx: CommandContext, occurred_at: string) => ({
+  workspace_id: ctx.workspaceId,
+  actor: ctx.actor,
+  request_id: ctx.requestId,
+  occurred_at,
+  ...(ctx.idempotencyKey ? { idempotency_key: ctx.idempotencyKey } : {}),
+});
 
 export interface Aggregate<C, Ev extends DomainEvent, S> {
   decider: Decider<C, Ev, S>;
@@ -30,6 +50,8 @@ export interface Outcome<S, Ev> {
   events: readonly Ev[];
   /** Position of the last appended event; null when the command changed nothing. */
   position: Position | null;
+  /** The request's Idempotency-Key was already in the stream: nothing was decided; `position` is the earlier append's. */
+  replayed?: boolean;
 }
 
 const ATTEMPTS = 4;
@@ -48,8 +70,16 @@ const decodeAll = <Ev>(codec: t.Type<Ev, unknown, unknown>, recorded: RecordedEv
  * immutable, so sharing them is safe too.
  */
 const CACHE_LIMIT = 10_000;
+/** Idempotency keys remembered per stream (the newest): a retry comes within hours, not thousands of writes later. */
+const KEYS_PER_STREAM = 256;
+interface Folded {
+  state: unknown;
+  revision: number;
+  /** Idempotency keys found in the stream's metadata, each with the position of its request's last event. */
+  keys: ReadonlyMap<string, Position>;
+}
 /** Per event store (one per process, as another process has its own) and decider. */
-const folded = new WeakMap<object, WeakMap<object, Map<string, { state: unknown; revision: number }>>>();
+const folded = new WeakMap<object, WeakMap<object, Map<string, Folded>>>();
 
 const cacheOf = (events: object, decider: object) => {
   let byDecider = folded.get(events);
@@ -65,9 +95,26 @@ const cacheOf = (events: object, decider: object) => {
   return cache;
 };
 
-const remember = (cache: Map<string, { state: unknown; revision: number }>, stream: string, state: unknown, revision: number) => {
+const withKeys = (keys: ReadonlyMap<string, Position>, added: readonly { key: string; position: Position }[]): ReadonlyMap<string, Position> => {
+  if (added.length === 0) return keys;
+  const next = new Map(keys);
+  for (const { key, position } of added) {
+    next.delete(key);
+    next.set(key, position);
+  }
+  while (next.size > KEYS_PER_STREAM) next.delete(next.keys().next().value!);
+  return next;
+};
+
+const keysIn = (recorded: readonly RecordedEvent[]) =>
+  recorded.flatMap((r) => {
+    const key = (r.metadata as { idempotency_key?: unknown } | null)?.idempotency_key;
+    return typeof key === 'string' ? [{ key, position: r.position }] : [];
+  });
+
+const remember = (cache: Map<string, Folded>, stream: string, entry: Folded) => {
   cache.delete(stream);
-  cache.set(stream, { state, revision });
+  cache.set(stream, entry);
   // Map order is insertion order: the first key is the least recently used.
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
 };
@@ -75,13 +122,22 @@ const remember = (cache: Map<string, { state: unknown; revision: number }>, stre
 /** Loads a stream and folds it, from the cached state when there is one. */
 export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'events'>, aggregate: Aggregate<C, Ev, S>, stream: string) => {
   const cache = cacheOf(deps.events, aggregate.decider);
-  const hit = cache.get(stream) as { state: S; revision: number } | undefined;
+  const hit = cache.get(stream);
   const recorded = await deps.events.readStream(stream, hit ? hit.revision + 1 : 0);
-  const state = decodeAll(aggregate.codec, recorded).reduce(aggregate.decider.evolve, hit ? hit.state : aggregate.decider.initialState);
+  const state = decodeAll(aggregate.codec, recorded).reduce(aggregate.decider.evolve, hit ? (hit.state as S) : aggregate.decider.initialState);
   const revision = recorded.length ? recorded[recorded.length - 1].revision : (hit?.revision ?? null);
-  if (revision !== null) remember(cache, stream, state, revision);
-  return { state, revision };
+  const keys = withKeys(hit?.keys ?? new Map<string, Position>(), keysIn(recorded));
+  if (revision !== null) remember(cache, stream, { state, revision, keys });
+  return { state, revision, keys };
 };
+
+/**
+ * Where this request's Idempotency-Key was already appended to `stream` (its last event's
+ * position), or null: for a command that must know before it does anything outside the
+ * stream (a claim, a charge).
+ */
+export const priorWrite = async (deps: Pick<Deps, 'events'>, aggregate: Aggregate<any, any, any>, stream: string, ctx: CommandContext): Promise<Position | null> =>
+  ctx.idempotencyKey ? ((await load(deps, aggregate, stream)).keys.get(ctx.idempotencyKey) ?? null) : null;
 
 /**
  * Load, decide, append with the expected revision. A concurrent writer makes the append
@@ -174,7 +230,7 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
   let pending = jobs;
   for (let attempt = 1; pending.length > 0; attempt++) {
     const aggregate = pending[0].aggregate;
-    let loaded: { state: unknown; revision: number | null };
+    let loaded: { state: unknown; revision: number | null; keys: ReadonlyMap<string, Position> };
     try {
       loaded = await load(deps, aggregate, stream);
     } catch (err) {
@@ -185,18 +241,35 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
     // alone and adds nothing.
     const decided: { job: Job; before: unknown; after: unknown; events: DomainEvent[] }[] = [];
     let next = loaded.state;
+    // The same request twice in one turn (a retry racing its original): the second waits for the first's append.
+    const followers: Job[] = [];
+    const keysInTurn = new Set<string>();
     for (const job of pending) {
+      const key = job.ctx.idempotencyKey;
+      const prior = key ? loaded.keys.get(key) : undefined;
+      if (prior) {
+        job.resolve({ state: next, events: [], position: prior, replayed: true });
+        continue;
+      }
+      if (key && keysInTurn.has(key)) {
+        followers.push(job);
+        continue;
+      }
       const result = decideAll(aggregate, job.commands, next);
       if (E.isLeft(result)) {
         job.reject(new DomainFailure(result.left));
         continue;
       }
       decided.push({ job, before: next, after: result.right.state, events: result.right.events });
+      if (key && result.right.events.length > 0) keysInTurn.add(key);
       next = result.right.state;
     }
     const writing = decided.filter((d) => d.events.length > 0);
     for (const d of decided) if (d.events.length === 0) d.job.resolve({ state: d.before, events: [], position: null });
-    if (writing.length === 0) return;
+    if (writing.length === 0) {
+      pending = followers;
+      continue;
+    }
     const occurred_at = deps.clock.now().toISOString();
     try {
       const result = await deps.events.append(
@@ -206,14 +279,16 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
             id: deps.ids.eventId(),
             type: e.type,
             data: e.data,
-            metadata: { workspace_id: job.ctx.workspaceId, actor: job.ctx.actor, request_id: job.ctx.requestId, occurred_at },
+            metadata: metadataOf(job.ctx, occurred_at),
           })),
         ),
         loaded.revision === null ? 'no_stream' : loaded.revision,
       );
-      remember(cacheOf(deps.events, aggregate.decider), stream, next, result.revision);
+      const added = writing.flatMap(({ job }) => (job.ctx.idempotencyKey ? [{ key: job.ctx.idempotencyKey, position: result.position }] : []));
+      remember(cacheOf(deps.events, aggregate.decider), stream, { state: next, revision: result.revision, keys: withKeys(loaded.keys, added) });
       // All committed together: each waits for the position of the turn's last event.
       for (const d of writing) d.job.resolve({ state: d.after, events: d.events, position: result.position });
+      for (const job of followers) job.resolve({ state: next, events: [], position: result.position, replayed: true });
       return;
     } catch (err) {
       // Another process appended first: the jobs are decided again on the new state, each
@@ -224,7 +299,7 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
         else if (attempt >= job.attempts) job.reject(failure('conflict', 'the resource was changed by another request at the same time; retry'));
         else retry.push(job);
       }
-      pending = retry;
+      pending = [...retry, ...followers];
     }
   }
 };
@@ -235,7 +310,7 @@ export interface Part<C, Ev extends DomainEvent, S> {
   stream: string;
   command: C;
   /** From `load`: the command is decided on it, and the append expects its revision. */
-  loaded: { state: S; revision: number | null };
+  loaded: { state: S; revision: number | null; keys?: ReadonlyMap<string, Position> };
 }
 
 /**
@@ -252,7 +327,7 @@ export const executeTogether = async (deps: Deps, ctx: CommandContext, parts: re
     return { part, ...result.right };
   });
   const occurred_at = deps.clock.now().toISOString();
-  const metadata = { workspace_id: ctx.workspaceId, actor: ctx.actor, request_id: ctx.requestId, occurred_at };
+  const metadata = metadataOf(ctx, occurred_at);
   const results = await deps.events.appendMany(
     decided.map(({ part, events }) => ({
       stream: part.stream,
@@ -260,7 +335,14 @@ export const executeTogether = async (deps: Deps, ctx: CommandContext, parts: re
       expected: part.loaded.revision === null ? 'no_stream' : part.loaded.revision,
     })),
   );
-  decided.forEach(({ part, state }, i) => remember(cacheOf(deps.events, part.aggregate.decider), part.stream, state, results[i].revision));
+  const added = (i: number) => (ctx.idempotencyKey ? [{ key: ctx.idempotencyKey, position: results[i].position }] : []);
+  decided.forEach(({ part, state }, i) =>
+    remember(cacheOf(deps.events, part.aggregate.decider), part.stream, {
+      state,
+      revision: results[i].revision,
+      keys: withKeys(part.loaded.keys ?? new Map<string, Position>(), added(i)),
+    }),
+  );
   return results;
 };
 

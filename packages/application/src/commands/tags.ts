@@ -1,6 +1,6 @@
 import { ID_PREFIX, TagChanges, TagCommand, tagDecider, TagEvent, tagNameKey, TagState } from '@support/domain';
 import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+import { Aggregate, CommandContext, Deps, execute, idsOf, load, priorWrite } from './execute';
 import { Reservations, reservationStream } from './reservations';
 
 const tag: Aggregate<TagCommand, TagEvent, TagState> = { decider: tagDecider, codec: TagEvent };
@@ -23,7 +23,10 @@ export class Tags {
   }
 
   async create(ctx: CommandContext & { workspaceId: string }, input: { name: string; color?: string | null }) {
-    const id = this.deps.ids.next(ID_PREFIX.tag);
+    const id = idsOf(this.deps, ctx).next(ID_PREFIX.tag);
+    // A retry of a create that was saved: its name is claimed by the tag it made.
+    const prior = await priorWrite(this.deps, tag, tagStream(id), ctx);
+    if (prior) return { id, position: prior };
     await this.claimName(ctx, id, input.name);
     try {
       const outcome = await execute(this.deps, ctx, tag, tagStream(id), {

@@ -1,7 +1,7 @@
 import { ID_PREFIX, WebhookEndpointChanges, WebhookEndpointCommand, webhookEndpointDecider, WebhookEndpointEvent, WebhookEndpointState } from '@support/domain';
 import { checkWebhookUrl, GuardOptions, newSigningSecret } from '@support/webhooks';
 import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, executeAll } from './execute';
+import { Aggregate, CommandContext, Deps, execute, executeAll, idsOf, priorWrite } from './execute';
 import { KeyedBatches } from './keyed-batches';
 
 const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = {
@@ -36,11 +36,14 @@ export class WebhookEndpoints {
     if (!checked.ok) throw failure('validation', `url refused: ${checked.reason}`);
   }
 
+  /** `replayed`: a retry of a create that was saved (its secret is the stored one, not `secret`). */
   async create(ctx: Ctx, input: { url: string; description?: string | null; enabled_events: string[] }) {
+    const id = idsOf(this.deps, ctx).next(ID_PREFIX.webhookEndpoint);
+    const prior = await priorWrite(this.deps, endpoint, webhookEndpointStream(id), ctx);
+    if (prior) return { id, secret: null, position: prior, replayed: true };
     await this.checkUrl(input.url);
     if ((await this.countEndpoints(ctx.workspaceId)) >= MAX_ENDPOINTS)
       throw failure('conflict', `a workspace has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
-    const id = this.deps.ids.next(ID_PREFIX.webhookEndpoint);
     const secret = newSigningSecret();
     const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), {
       type: 'create',
@@ -51,7 +54,7 @@ export class WebhookEndpoints {
       enabled_events: input.enabled_events,
       secret,
     });
-    return { id, secret, position: outcome.position };
+    return { id, secret, position: outcome.position, replayed: outcome.replayed ?? false };
   }
 
   async update(ctx: Ctx, id: string, changes: WebhookEndpointChanges) {
@@ -69,7 +72,7 @@ export class WebhookEndpoints {
   async rollSecret(ctx: Ctx, id: string) {
     const secret = newSigningSecret();
     const outcome = await execute(this.deps, ctx, endpoint, webhookEndpointStream(id), { type: 'roll_secret', workspace_id: ctx.workspaceId, secret });
-    return { id, secret, position: outcome.position };
+    return { id, secret, position: outcome.position, replayed: outcome.replayed ?? false };
   }
 
   /** The dispatcher's report of one attempt: counts failures, disables at the threshold or on 410. */

@@ -3,24 +3,32 @@ import { Collection, Doc, ReadStore } from '@support/readstore';
 import { Clock } from '../clock';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A request still marked in flight after this long is taken as abandoned (its process died). */
-const LOCK_MS = 60_000;
 
 interface Entry extends Doc {
   workspace_id: string;
   fingerprint: string;
-  state: 'in_flight' | 'done';
-  locked_until: number;
+  /** When the key first arrived: its request's ids are made from it (keyedIds), on every retry. */
+  first_seen_ms: number;
+  /** `failed`: the last try answered an error (kept: a 5xx may have saved the write). */
+  state: 'in_flight' | 'done' | 'failed';
   expires_at: number;
   status?: number;
   body?: unknown;
 }
 
-export type Begin = { kind: 'proceed'; entryId: string } | { kind: 'replay'; status: number; body: unknown } | { kind: 'in_flight' } | { kind: 'mismatch' };
+/** `key`: the hash recorded in the events' metadata; `firstSeenMs`: the seed of the request's ids. */
+export type Begin =
+  | { kind: 'proceed'; entryId: string; key: string; firstSeenMs: number }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'mismatch' };
 
 /**
- * The Idempotency-Key cache: the first 2xx response of a POST, per workspace and key, for 24
- * hours. Operational data, so it lives in the read store, not in the event log.
+ * The Idempotency-Key cache (spec 4.1): the first 2xx response of a POST, per workspace and
+ * key, for 24 hours, replayed as it was. It is a cache, not the decision: every event a keyed
+ * request appends carries the key's hash, and a command that finds it in its stream performs
+ * nothing (commands/execute.ts). So a request whose answer was lost (a timeout, a 5xx, the
+ * process killed after the append) proceeds again at once, with the same ids, and answers
+ * the saved resource; two tries of one request running at once are decided once.
  */
 export class IdempotencyStore {
   private readonly entries: Collection<Entry>;
@@ -37,30 +45,33 @@ export class IdempotencyStore {
   }
 
   async begin(workspaceId: string, key: string, fingerprint: string): Promise<Begin> {
-    const id = `${workspaceId}:${createHash('sha256').update(key).digest('hex')}`;
+    const hash = createHash('sha256').update(key).digest('hex');
+    const id = `${workspaceId}:${hash}`;
+    // The events carry a hash of workspace and key: a key means nothing in another workspace.
+    const recorded = createHash('sha256').update(`${workspaceId}\n${key}`).digest('hex').slice(0, 32);
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now().getTime();
-      const fresh: Entry = {
-        id,
-        workspace_id: workspaceId,
-        fingerprint,
-        state: 'in_flight',
-        locked_until: now + LOCK_MS,
-        expires_at: now + IDEMPOTENCY_TTL_MS,
-      };
-      if (await this.entries.insert(fresh)) return { kind: 'proceed', entryId: id };
+      const fresh: Entry = { id, workspace_id: workspaceId, fingerprint, first_seen_ms: now, state: 'in_flight', expires_at: now + IDEMPOTENCY_TTL_MS };
+      if (await this.entries.insert(fresh)) return { kind: 'proceed', entryId: id, key: recorded, firstSeenMs: now };
       const existing = await this.entries.get(id);
       if (!existing) continue;
-      const abandoned = existing.state === 'in_flight' && existing.locked_until <= now;
-      if (existing.expires_at <= now || abandoned) {
+      if (existing.expires_at <= now) {
         await this.entries.delete(id);
         continue;
       }
-      if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      if (existing.state === 'in_flight') return { kind: 'in_flight' };
-      return { kind: 'replay', status: existing.status!, body: existing.body };
+      if (existing.state === 'done') return existing.fingerprint === fingerprint ? { kind: 'replay', status: existing.status!, body: existing.body } : { kind: 'mismatch' };
+      if (existing.fingerprint !== fingerprint) {
+        // A request refused with a 4xx saved nothing: its key may carry a corrected request.
+        if (existing.state === 'failed' && existing.status !== undefined && existing.status < 500) {
+          await this.entries.delete(id);
+          continue;
+        }
+        return { kind: 'mismatch' };
+      }
+      // The same request again: after a failure, or while (or after) another try of it runs.
+      return { kind: 'proceed', entryId: id, key: recorded, firstSeenMs: existing.first_seen_ms };
     }
-    return { kind: 'in_flight' };
+    throw new Error('the idempotency record kept changing under this request');
   }
 
   async complete(entryId: string, status: number, body: unknown): Promise<void> {
@@ -69,8 +80,10 @@ export class IdempotencyStore {
     await this.entries.put({ ...existing, state: 'done', status, body, expires_at: this.clock.now().getTime() + IDEMPOTENCY_TTL_MS });
   }
 
-  /** A failed request frees its key, so the client can retry with the same one. */
-  async abandon(entryId: string): Promise<void> {
-    await this.entries.delete(entryId);
+  /** A failed try keeps the key's record (its first-seen time): a retry makes the same ids. */
+  async fail(entryId: string, status: number): Promise<void> {
+    const existing = await this.entries.get(entryId);
+    if (!existing || existing.state === 'done') return;
+    await this.entries.put({ ...existing, state: 'failed', status });
   }
 }

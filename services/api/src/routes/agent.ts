@@ -3,6 +3,7 @@ import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
 import {
+  type Idempotency,
   AgentPatchBody,
   AgentResource,
   AgentResponseResource,
@@ -44,8 +45,8 @@ export const searchBody = struct(
 );
 
 /** One turn, settled (read-your-writes), as the agent_response resource. */
-export const runTurn = async (app: Application, principal: Principal, requestId: string, body: t.TypeOf<typeof turnBody>) => {
-  const { position, ...turn } = await app.agentTurns.turn(commandContext(principal, requestId), body);
+export const runTurn = async (app: Application, principal: Principal, requestId: string, body: t.TypeOf<typeof turnBody>, idempotency: Idempotency | null = null) => {
+  const { position, ...turn } = await app.agentTurns.turn(commandContext(principal, requestId, idempotency), body);
   await app.settle(position);
   return { object: 'agent_response' as const, ...turn };
 };
@@ -90,8 +91,8 @@ export const agentRoutes = [
     summary: 'Change only the given fields (creates the configuration if none); deployed_channels and escalation merge key by key',
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
-    handler: async ({ app, principal, body, requestId }) => {
-      const { position, settings } = await app.agentConfigs.configure(commandContext(principal, requestId), principal.workspace.plan as Plan, body);
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const { position, settings } = await app.agentConfigs.configure(commandContext(principal, requestId, idempotency), principal.workspace.plan as Plan, body);
       await app.settle(position);
       return { body: toAgent(settings) };
     },
@@ -107,7 +108,7 @@ export const agentRoutes = [
     links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
       id: '$response.body#/conversation_id',
     }),
-    handler: async ({ app, principal, body, requestId }) => ({ body: await runTurn(app, principal, requestId, body) }),
+    handler: async ({ app, principal, body, requestId, idempotency }) => ({ body: await runTurn(app, principal, requestId, body, idempotency) }),
   }),
   route({
     method: 'post',

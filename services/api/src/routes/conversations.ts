@@ -75,9 +75,9 @@ export const conversationRoutes = [
     links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
       id: '$response.body#/id',
     }),
-    handler: async ({ app, principal, body, requestId }) => {
-      const { id, position } = await app.conversations.create(commandContext(principal, requestId), body);
-      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, id), 'conversation');
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const { id, position } = await app.conversations.create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, id), 'conversation', id);
       return { body: toConversation(doc) };
     },
   }),
@@ -111,9 +111,9 @@ export const conversationRoutes = [
       },
     ),
     response: { status: 200, codec: ConversationResource, description: 'The updated conversation' },
-    handler: async ({ app, principal, params, body, requestId }) => {
-      const { position } = await app.conversations.update(commandContext(principal, requestId), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, params.id), 'conversation');
+    handler: async ({ app, principal, params, body, requestId, idempotency }) => {
+      const { position } = await app.conversations.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, params.id), 'conversation', params.id);
       return { body: toConversation(doc) };
     },
   }),

@@ -66,10 +66,10 @@ export const customerRoutes = [
     ),
     response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
     links: linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' }),
-    handler: async ({ app, principal, body, requestId }) => {
-      const ctx = commandContext(principal, requestId);
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const ctx = commandContext(principal, requestId, idempotency);
       const { id, position } = await app.customers.createOrMatch(ctx, body);
-      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, id), 'customer');
+      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, id), 'customer', id);
       return { body: toCustomer(doc) };
     },
   }),
@@ -94,9 +94,9 @@ export const customerRoutes = [
     params: idParams,
     body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }),
     response: { status: 200, codec: CustomerResource, description: 'The updated customer' },
-    handler: async ({ app, principal, params, body, requestId }) => {
-      const { position } = await app.customers.update(commandContext(principal, requestId), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, params.id), 'customer');
+    handler: async ({ app, principal, params, body, requestId, idempotency }) => {
+      const { position } = await app.customers.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, params.id), 'customer', params.id);
       return { body: toCustomer(doc) };
     },
   }),

@@ -1,23 +1,36 @@
-import type { Application, CommandContext, Principal } from '@support/application';
+import { type Application, type CommandContext, keyedIds, type Principal } from '@support/application';
 import type { Position } from '@support/eventstore';
-import { str, struct } from '@support/http';
+import { ApiError, type Idempotency, str, struct } from '@support/http';
 
 export const idParams = struct({ id: str({ min: 1, max: 100 }) });
 
-/** Command metadata for a request: who (the key) and which request. */
-export const commandContext = (principal: Principal, requestId: string): CommandContext & { workspaceId: string } => ({
+/** Command metadata for a request: who (the key), which request, and its Idempotency-Key (mount.ts). */
+export const commandContext = (principal: Principal, requestId: string, idempotency: Idempotency | null = null): CommandContext & { workspaceId: string } => ({
   workspaceId: principal.workspaceId,
   actor: principal.keyId,
   requestId,
+  ...(idempotency ? { idempotencyKey: idempotency.key, ids: keyedIds(idempotency.key, idempotency.firstSeenMs) } : {}),
 });
 
 /**
  * Read-your-writes: waits for the projector to pass the write, then reads the document the
- * client will see on its next GET.
+ * client will see on its next GET. A write that was saved never answers 500: when the read
+ * models have not caught up (or cannot be read), it answers 503 `write_committed` with the
+ * resource's id and Retry-After, and a retry with the same Idempotency-Key (or a GET) answers
+ * the resource once they have.
  */
-export const readBack = async <T>(app: Application, position: Position | null, read: () => Promise<T | null>, what: string): Promise<T> => {
-  await app.settle(position);
-  const doc = await read();
-  if (!doc) throw new Error(`${what} is not in the read model after the write settled`);
-  return doc;
+export const readBack = async <T>(app: Application, position: Position | null, read: () => Promise<T | null>, what: string, id: string): Promise<T> => {
+  const settled = await app.settle(position);
+  const doc = await read().catch((err: unknown) => {
+    app.log.error('a saved write could not be read back', { resource: what, id, error: err instanceof Error ? err.message : String(err) });
+    return null;
+  });
+  if (doc) return doc;
+  throw new ApiError(
+    503,
+    `The ${what} ${id} was saved, but the read models ${settled ? 'cannot be read' : 'have not caught up'} yet. Retry with the same Idempotency-Key, or GET it shortly.`,
+    'write_committed',
+    { id, resource: what },
+    { 'Retry-After': '1' },
+  );
 };

@@ -54,9 +54,9 @@ export const messageRoutes = [
     ),
     response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
     links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
-    handler: async ({ app, principal, params, body, requestId }) => {
-      const { id, position } = await app.conversations.postMessage(commandContext(principal, requestId), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.messages.get(principal.workspaceId, id), 'message');
+    handler: async ({ app, principal, params, body, requestId, idempotency }) => {
+      const { id, position } = await app.conversations.postMessage(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.messages.get(principal.workspaceId, id), 'message', id);
       return { body: toMessage(doc) };
     },
   }),

@@ -29,9 +29,9 @@ export const tagRoutes = [
     body: struct({ name }, { color }),
     response: { status: 201, codec: TagResource, description: 'The new tag' },
     links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/id' }),
-    handler: async ({ app, principal, body, requestId }) => {
-      const { id, position } = await app.tags.create(commandContext(principal, requestId), body);
-      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, id), 'tag');
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const { id, position } = await app.tags.create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, id), 'tag', id);
       return { body: toTag(doc) };
     },
   }),
@@ -44,9 +44,9 @@ export const tagRoutes = [
     params: idParams,
     body: struct({}, { name, color, is_active: bool() }),
     response: { status: 200, codec: TagResource, description: 'The updated tag' },
-    handler: async ({ app, principal, params, body, requestId }) => {
-      const { position } = await app.tags.update(commandContext(principal, requestId), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, params.id), 'tag');
+    handler: async ({ app, principal, params, body, requestId, idempotency }) => {
+      const { position } = await app.tags.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, params.id), 'tag', params.id);
       return { body: toTag(doc) };
     },
   }),
@@ -58,8 +58,8 @@ export const tagRoutes = [
     scope: 'conversations:write',
     params: idParams,
     response: { status: 200, codec: deletedOf('tag'), description: 'The deleted tag id' },
-    handler: async ({ app, principal, params, requestId }) => {
-      const { position } = await app.tags.delete(commandContext(principal, requestId), params.id);
+    handler: async ({ app, principal, params, requestId, idempotency }) => {
+      const { position } = await app.tags.delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);
       return { body: { object: 'tag', id: params.id, deleted: true } };
     },

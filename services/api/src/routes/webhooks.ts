@@ -84,10 +84,11 @@ export const webhookRoutes = [
       ],
       { id: '$response.body#/id' },
     ),
-    handler: async ({ app, principal, body, requestId }) => {
-      const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId), body);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint');
-      return { body: { ...toWebhookEndpoint(doc), secret } };
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint', id);
+      // A retry of a saved create shows the secret it made (the stored one).
+      return { body: { ...toWebhookEndpoint(doc), secret: secret ?? (doc.secret as string) } };
     },
   }),
   route({
@@ -112,9 +113,9 @@ export const webhookRoutes = [
     params: endpointParams,
     body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }),
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint' },
-    handler: async ({ app, principal, params, body, requestId }) => {
-      const { position } = await app.webhookEndpoints.update(commandContext(principal, requestId), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint');
+    handler: async ({ app, principal, params, body, requestId, idempotency }) => {
+      const { position } = await app.webhookEndpoints.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
       return { body: toWebhookEndpoint(doc) };
     },
   }),
@@ -126,8 +127,8 @@ export const webhookRoutes = [
     scope,
     params: endpointParams,
     response: { status: 200, codec: deletedOf('webhook_endpoint'), description: 'The deleted endpoint id' },
-    handler: async ({ app, principal, params, requestId }) => {
-      const { position } = await app.webhookEndpoints.delete(commandContext(principal, requestId), params.id);
+    handler: async ({ app, principal, params, requestId, idempotency }) => {
+      const { position } = await app.webhookEndpoints.delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);
       return { body: { object: 'webhook_endpoint', id: params.id, deleted: true } };
     },
@@ -140,10 +141,11 @@ export const webhookRoutes = [
     scope,
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointWithSecret, description: 'The endpoint with its new secret' },
-    handler: async ({ app, principal, params, requestId }) => {
-      const { secret, position } = await app.webhookEndpoints.rollSecret(commandContext(principal, requestId), params.id);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint');
-      return { body: { ...toWebhookEndpoint(doc), secret } };
+    handler: async ({ app, principal, params, requestId, idempotency }) => {
+      const { secret, position, replayed } = await app.webhookEndpoints.rollSecret(commandContext(principal, requestId, idempotency), params.id);
+      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
+      // A retry of a saved roll rolls nothing and shows the secret now in force.
+      return { body: { ...toWebhookEndpoint(doc), secret: replayed ? (doc.secret as string) : secret } };
     },
   }),
   route({
