@@ -110,6 +110,7 @@ export class Application {
     this.projector = options.projector
       ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' }), {
           onCheckpoint: this.signalCheckpoint,
+          setAsideAfter: options.config.projectionSetAsideAfter,
         })
       : null;
     // Without a projector here: the one-for-all projector's checkpoint, or every read model's.

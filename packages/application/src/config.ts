@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { SET_ASIDE_AFTER } from '@support/projections';
 /** Everything the operator sets through the environment (operator interface). */
 export interface Config {
   host: string;
@@ -17,6 +18,8 @@ export interface Config {
   readyMaxLagMs: number;
   /** How long a write waits for its own events to reach the read models. */
   readYourWritesTimeoutMs: number;
+  /** A projector sets aside the events a read model cannot apply after this many identical failures of their batch (0: never). */
+  projectionSetAsideAfter: number;
   /** Take the client address from X-Forwarded-For (behind a proxy). */
   trustProxy: boolean;
   webhooks: {
@@ -83,6 +86,7 @@ const readConfig = (env: NodeJS.ProcessEnv): Config => ({
   leaseTtlMs: int(env.LEASE_TTL_MS, 10_000, 'LEASE_TTL_MS'),
   readyMaxLagMs: int(env.READY_MAX_LAG_MS, 30_000, 'READY_MAX_LAG_MS'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
+  projectionSetAsideAfter: int(env.PROJECTION_SET_ASIDE_AFTER, SET_ASIDE_AFTER, 'PROJECTION_SET_ASIDE_AFTER'),
   trustProxy: env.TRUST_PROXY === 'true',
   webhooks: {
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',

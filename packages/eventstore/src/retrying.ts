@@ -12,6 +12,8 @@ export interface ConsumerHealth {
   position: string;
   /** Age of the oldest event received but not yet handled (0 when caught up): how far behind it is. */
   lag_ms: number;
+  /** Projectors: events set aside because a read model cannot apply them, not yet skipped by an operator. */
+  set_aside?: number;
 }
 
 export interface RetryLog {

@@ -11,44 +11,15 @@ import {
   RetryingSubscription,
   START,
 } from '@support/eventstore';
-import { CheckpointWriter, Collection, Doc, ReadStore } from '@support/readstore';
+import { CheckpointWriter, Collection, CollectionWrites, Doc, ReadStore } from '@support/readstore';
+import { FailureStreak, isolateBatch, SET_ASIDE_AFTER } from './isolate';
 import { Projection, ProjectedEvent } from './projection';
+import { CHECKPOINT, Logger, ProjectionWatch, ProjectorOptions, readModelCheckpoint } from './projector-options';
+import { SetAsideLog, setAsideId } from './set-aside';
 import { REBUILD_FLUSH_AT, WriteBehind } from './write-behind';
 
-export interface Logger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
-/** How an API process learns that its own append has reached the read models. */
-export interface ProjectionWatch {
-  /** Resolves true once the projector has passed `position`, false after `timeoutMs`. */
-  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
-}
-
-/** The checkpoint of the projector that keeps every read model (standalone). */
-export const CHECKPOINT = 'projector';
-/** The checkpoint of one read model's projector (scale-out: read models are leased out one by one). */
-export const readModelCheckpoint = (collection: string): string => `projector:${collection}`;
-
-export interface ProjectorOptions {
-  /** Default `projector`. */
-  checkpoint?: string;
-  /** Where to start when `checkpoint` was never saved (a read model split off the all-models projector). */
-  fallbackCheckpoint?: string;
-  backoff?: { baseMs: number; maxMs: number };
-  /** Called after each batch (the scale-out signals it to API processes). */
-  onCheckpoint?: (checkpoint: string, position: Position) => void;
-  /**
-   * Save the checkpoint at most this often instead of after every batch (the scale-out's
-   * read-model projectors: API processes learn each batch from the signal, and a crash replays
-   * a little, harmlessly, thanks to `_pos`). Default: after every batch.
-   */
-  saveEveryMs?: number;
-  /** A rebuild writes its documents in bulk once it holds this many (default 200,000). */
-  rebuildFlushAt?: number;
-}
+/** Health reads the set-aside records again at most this often (an operator skips them from another process). */
+const SET_ASIDE_REFRESH_MS = 1000;
 
 type Route = { projection: Projection; collection: Collection<Doc> };
 
@@ -63,6 +34,13 @@ export class Projector implements ProjectionWatch {
   private position: Position = START;
   private subscription: RetryingSubscription | null = null;
   private writer: CheckpointWriter | null = null;
+  private readonly setAside: SetAsideLog;
+  private readonly streak: FailureStreak;
+  /** `<read model>:<position>` of the events set aside (or skipped) for these read models: never applied again here. */
+  private readonly skipped = new Set<string>();
+  /** Records still set aside (not yet skipped) for these read models, as last read. */
+  private open = 0;
+  private refreshedAt = 0;
 
   constructor(
     private readonly events: EventStore,
@@ -78,6 +56,20 @@ export class Projector implements ProjectionWatch {
         this.routes.set(type, [...(this.routes.get(type) ?? []), { projection, collection }]);
       }
     }
+    this.setAside = new SetAsideLog(store);
+    this.streak = new FailureStreak(options.setAsideAfter ?? SET_ASIDE_AFTER);
+  }
+
+  private get readModels(): string[] {
+    return this.projections.map((p) => p.collection.name);
+  }
+
+  /** Learns the events set aside for these read models (and how many still wait for an operator). */
+  private async loadSetAside(): Promise<void> {
+    const records = await this.setAside.list(this.readModels);
+    for (const r of records) this.skipped.add(r.id);
+    this.open = records.filter((r) => r.status === 'set_aside').length;
+    this.refreshedAt = Date.now();
   }
 
   get checkpoint(): string {
@@ -88,6 +80,7 @@ export class Projector implements ProjectionWatch {
     const fallback = this.options.fallbackCheckpoint;
     const saved = (await this.store.getCheckpoint(this.checkpoint)) ?? (fallback ? await this.store.getCheckpoint(fallback) : null);
     this.position = saved ? parsePosition(saved) : START;
+    await this.loadSetAside();
     this.log.info('projector starting', { checkpoint: this.checkpoint, from: formatPosition(this.position) });
     // A read-store error does not stop the projector: it retries the batch with backoff
     // (documents carry `_pos`, so what the failed attempt wrote is not applied twice).
@@ -95,16 +88,61 @@ export class Projector implements ProjectionWatch {
       this.events,
       this.checkpoint,
       this.position,
-      (batch) => this.applyBatch(batch),
+      (batch) => this.applyOrSetAside(batch),
       this.log,
       this.options.backoff,
     );
     this.subscription.start();
   }
 
-  /** Running or retrying, and why (GET /healthz). */
+  /** Running or retrying, and why, and how many events are set aside (GET /healthz). */
   health(): ConsumerHealth | null {
-    return this.subscription?.health() ?? null;
+    const health = this.subscription?.health();
+    if (!health) return null;
+    if (Date.now() - this.refreshedAt >= SET_ASIDE_REFRESH_MS) {
+      this.refreshedAt = Date.now();
+      this.loadSetAside().catch(() => undefined);
+    }
+    return { ...health, set_aside: this.open };
+  }
+
+  /**
+   * The subscription's handler: a batch that fails the same way `setAsideAfter` times in a row
+   * is applied event by event, setting aside what cannot be applied (isolateBatch throws,
+   * leaving the batch to be retried, when the store itself is down).
+   */
+  private async applyOrSetAside(batch: readonly RecordedEvent[]): Promise<void> {
+    try {
+      await this.applyBatch(batch);
+    } catch (err) {
+      if (!this.streak.failed(err)) throw err;
+      const found = await isolateBatch(batch, this, this.setAside, this.log, this.checkpoint, this.options.setAsideAfter ?? SET_ASIDE_AFTER);
+      for (const r of found) this.skipped.add(r.id);
+      this.open += found.length;
+      await this.commit([], batch[batch.length - 1].position);
+    }
+    this.streak.reset();
+  }
+
+  /** Isolation: the read models of these that apply `event` and have not set it aside. */
+  readModelsOf(event: RecordedEvent): string[] {
+    const at = formatPosition(event.position);
+    return (this.routes.get(event.type) ?? []).map((r) => r.collection.name).filter((name) => !this.skipped.has(setAsideId(name, at)));
+  }
+
+  /** Applies `event` to one read model alone, written at once (isolation, and an operator's retry). */
+  async applyAlone(event: RecordedEvent, readModel: string): Promise<void> {
+    const e = event as unknown as ProjectedEvent;
+    const routes = (this.routes.get(e.type) ?? []).filter((r) => r.collection.name === readModel);
+    const docs = new WriteBehind();
+    for (const { projection, collection } of routes) for (const id of projection.targets(e)) await docs.load(collection, id);
+    this.applyKnown(e, routes, docs);
+    await this.store.writeBatch(docs.take());
+  }
+
+  /** Isolation: a write the store accepts whenever it is up (the checkpoint, where it already is). */
+  async probe(): Promise<void> {
+    await this.store.writeBatch([], { name: this.checkpoint, value: formatPosition(this.position) });
   }
 
   async stop(): Promise<void> {
@@ -124,9 +162,12 @@ export class Projector implements ProjectionWatch {
       const reading = this.applyOne(event as unknown as ProjectedEvent, docs);
       if (reading) await reading;
     }
-    const last = batch[batch.length - 1].position;
+    await this.commit(docs.take(), batch[batch.length - 1].position);
+  }
+
+  private async commit(writes: CollectionWrites[], last: Position): Promise<void> {
     const saveNow = this.options.saveEveryMs === undefined;
-    await this.store.writeBatch(docs.take(), saveNow ? { name: this.checkpoint, value: formatPosition(last) } : undefined);
+    await this.store.writeBatch(writes, saveNow ? { name: this.checkpoint, value: formatPosition(last) } : undefined);
     if (!saveNow) await (this.writer ??= new CheckpointWriter(this.store, this.checkpoint, this.options.saveEveryMs)).save(formatPosition(last));
     this.position = last;
     this.progress.emit('progress');
@@ -139,7 +180,7 @@ export class Projector implements ProjectionWatch {
    * that reads the unknown ones first.
    */
   private applyOne(event: ProjectedEvent, docs: WriteBehind): Promise<void> | undefined {
-    const routes = this.routes.get(event.type);
+    const routes = this.routesOf(event);
     if (routes === undefined) return undefined;
     let reads: Promise<void>[] | undefined;
     for (const { projection, collection } of routes)
@@ -147,6 +188,14 @@ export class Projector implements ProjectionWatch {
     if (reads) return Promise.all(reads).then(() => this.applyKnown(event, routes, docs));
     this.applyKnown(event, routes, docs);
     return undefined;
+  }
+
+  /** The routes of the event, but those that set it aside. */
+  private routesOf(event: ProjectedEvent): Route[] | undefined {
+    const routes = this.routes.get(event.type);
+    if (routes === undefined || this.skipped.size === 0) return routes;
+    const at = formatPosition(event.position);
+    return routes.filter((r) => !this.skipped.has(setAsideId(r.collection.name, at)));
   }
 
   private applyKnown(event: ProjectedEvent, routes: readonly Route[], docs: WriteBehind): void {
@@ -191,6 +240,8 @@ export class Projector implements ProjectionWatch {
     options: { complete?: boolean } = {},
   ): Promise<{ events: number; ms: number; /** Where it stopped (null: the log was empty). */ position: string | null }> {
     const started = Date.now();
+    // Events set aside stay out of the rebuilt read models too.
+    await this.loadSetAside();
     // Emptied for a bulk load: the indexes are built once at the end (see clearForLoad).
     const loads = [];
     for (const p of this.projections) loads.push(await this.store.collection(p.collection).clearForLoad());
@@ -233,81 +284,5 @@ export class Projector implements ProjectionWatch {
       if (options.complete) await this.store.setCheckpoint(this.checkpoint, position);
     }
     return { events: count, ms: Date.now() - started, position };
-  }
-}
-
-/**
- * For an API process without a projector of its own (scale-out): knows the read models'
- * checkpoints from the projectors' signals (a callback per batch, over the bus), and reads
- * them from the read store only as a slow fallback while a request waits (a signal is a
- * hint: one lost costs at most `pollMs`). Waits until every checkpoint of one of the
- * `alternatives` has passed the position: the per-read-model projectors of the scale-out, or
- * the one projector that keeps them all.
- */
-export class CheckpointWatch implements ProjectionWatch {
-  private readonly known = new Map<string, Position>();
-  private readonly progress = new EventEmitter();
-  private poller: NodeJS.Timeout | null = null;
-  private waiting = 0;
-  /** Fallback reads of the checkpoints (health and tests: signals make them rare). */
-  polls = 0;
-
-  constructor(
-    private readonly store: ReadStore,
-    private readonly alternatives: readonly (readonly string[])[],
-    private readonly pollMs = 1000,
-  ) {
-    this.progress.setMaxListeners(0);
-    this.checkpoints = [...new Set(alternatives.flat())];
-  }
-
-  private readonly checkpoints: string[];
-
-  /** A projector's signal: `checkpoint` has reached `position`. */
-  heard(checkpoint: string, position: Position): void {
-    const before = this.known.get(checkpoint);
-    if (before && comparePositions(before, position) >= 0) return;
-    this.known.set(checkpoint, position);
-    this.progress.emit('progress');
-  }
-
-  /** Reads every checkpoint from the read store (at start, and as the fallback). */
-  async refresh(): Promise<void> {
-    this.polls += 1;
-    const saved = await Promise.all(this.checkpoints.map((c) => this.store.getCheckpoint(c)));
-    saved.forEach((value, i) => {
-      if (value) this.heard(this.checkpoints[i], parsePosition(value));
-    });
-  }
-
-  private passed(position: Position): boolean {
-    return this.alternatives.some((group) =>
-      group.every((c) => {
-        const p = this.known.get(c);
-        return p !== undefined && comparePositions(p, position) >= 0;
-      }),
-    );
-  }
-
-  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (this.passed(position)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const check = () => {
-        if (this.passed(position)) done(true);
-      };
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.progress.off('progress', check);
-        if (--this.waiting === 0 && this.poller) {
-          clearInterval(this.poller);
-          this.poller = null;
-        }
-        resolve(ok);
-      };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.progress.on('progress', check);
-      this.waiting += 1;
-      this.poller ??= setInterval(() => void this.refresh().catch(() => undefined), this.pollMs);
-    });
   }
 }

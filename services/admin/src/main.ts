@@ -14,7 +14,10 @@ const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
   key revoke --id KEY_ID
   import --workspace ID --file PATH
   events replay [--workspace ID] [--from POSITION]
-  projections rebuild [--name NAME]`;
+  projections rebuild [--name NAME]
+  projections set-aside [--all]
+  projections retry --id ID
+  projections skip --id ID`;
 
 const COMMANDS = { workspace: workspaceCommand, key: keyCommand, events: eventsCommand, projections: projectionsCommand, import: importCommand };
 

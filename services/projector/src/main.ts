@@ -11,7 +11,7 @@ const log = jsonLogger(config.logLevel, { service: 'projector', instance: config
 const app = new Application({ config, log, projector: false });
 const { events, reads } = app.engines;
 const pool = new ProjectorPool(
-  { events, reads, leases: app.leases, clock: app.clock, log, onCheckpoint: app.signalCheckpoint },
+  { events, reads, leases: app.leases, clock: app.clock, log, onCheckpoint: app.signalCheckpoint, setAsideAfter: config.projectionSetAsideAfter },
   ALL_PROJECTIONS,
   config.instanceId,
 );

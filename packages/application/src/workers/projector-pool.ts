@@ -21,6 +21,8 @@ export interface ProjectorPoolDeps {
   log: Logger;
   /** After each batch: a read model's projector has saved `position` (signalled to API processes). */
   onCheckpoint?: (checkpoint: string, position: Position) => void;
+  /** See ProjectorOptions.setAsideAfter. */
+  setAsideAfter?: number;
 }
 
 /**
@@ -88,12 +90,13 @@ export class ProjectorPool implements Worker {
   }
 
   private async take(name: string, token: string, projection: Projection): Promise<void> {
-    const { events, reads, log, onCheckpoint } = this.deps;
+    const { events, reads, log, onCheckpoint, setAsideAfter } = this.deps;
     const projector = new Projector(events, reads, [projection], log, {
       checkpoint: readModelCheckpoint(name),
       fallbackCheckpoint: CHECKPOINT,
       onCheckpoint,
       saveEveryMs: 250,
+      setAsideAfter,
     });
     this.held.set(name, { token, projector });
     log.info('read model taken', { read_model: name, holder: this.holder });

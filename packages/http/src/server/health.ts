@@ -16,7 +16,8 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
 /**
  * Outside /v1, no key, no rate limit.
  * - `GET /healthz` (alive): 200 while the process serves; `degraded` while a consumer retries
- *   after errors, naming it and the error; which leases this instance holds.
+ *   after errors, naming it and the error, or while a projector has events set aside that no
+ *   operator has skipped yet (`set_aside`); which leases this instance holds.
  * - `GET /readyz` (send it traffic): 200 when every engine answers and no consumer of this
  *   process is further behind the log than READY_MAX_LAG_MS, else 503 saying which.
  */
@@ -25,7 +26,8 @@ export const healthEndpoints = (app: Application, probes: Probes, role: string):
     const consumers = probes.consumers();
     const identity = { role, instance: app.config.instanceId };
     if (ctx.path === '/healthz') {
-      ctx.body = { status: consumers.some((c) => c.status !== 'running') ? 'degraded' : 'ok', ...identity, consumers, leases: probes.leases() };
+      const degraded = consumers.some((c) => c.status !== 'running' || (c.set_aside ?? 0) > 0);
+      ctx.body = { status: degraded ? 'degraded' : 'ok', ...identity, consumers, leases: probes.leases() };
       return;
     }
     const engines = await app.engineChecks();

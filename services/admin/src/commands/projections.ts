@@ -3,6 +3,7 @@ import type { Application } from '@support/application';
 import { ALL_PROJECTIONS, CHECKPOINT, partitionProjections, Projector } from '@support/projections';
 import { adminLogLevel, flags, Output, UsageError, wholeNumber } from '../cli';
 import { rebuildInWorkers } from '../rebuild/in-workers';
+import { listSetAside, retrySetAside, skipSetAside } from './set-aside';
 
 /**
  * Unless `--workers` says otherwise, worker threads only from a log this long: each costs a
@@ -13,7 +14,10 @@ import { rebuildInWorkers } from '../rebuild/in-workers';
 const PARALLEL_FROM_EVENTS = 200_000;
 
 export const projectionsCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
-  if (sub !== 'rebuild') throw new UsageError('projections commands: rebuild');
+  if (sub === 'set-aside') return listSetAside(app, out, args);
+  if (sub === 'retry') return retrySetAside(app, out, args);
+  if (sub === 'skip') return skipSetAside(app, out, args);
+  if (sub !== 'rebuild') throw new UsageError('projections commands: rebuild, set-aside, retry, skip');
   const v = flags(args, { name: 'string', workers: 'string' });
   const names = ALL_PROJECTIONS.map((p) => p.collection.name);
   const chosen = typeof v.name === 'string' ? ALL_PROJECTIONS.filter((p) => p.collection.name === v.name) : ALL_PROJECTIONS;
