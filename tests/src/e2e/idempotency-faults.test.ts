@@ -21,7 +21,12 @@ const system = { workspaceId: null, actor: 'test', requestId: null };
 const serve = async (t: Test, dir: string, opts: { projector: boolean; timeoutMs?: number; reads?: (r: ReadStore) => ReadStore }) => {
   const engines = openEngines({ dataDir: dir });
   const app = new Application({
-    config: { ...loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), dataDir: dir, readYourWritesTimeoutMs: opts.timeoutMs ?? 5000, validateResponses: true },
+    config: {
+      ...loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
+      dataDir: dir,
+      readYourWritesTimeoutMs: opts.timeoutMs ?? 5000,
+      validateResponses: true,
+    },
     log: silentLogger,
     engines: opts.reads ? { ...engines, reads: opts.reads(engines.reads) } : engines,
     projector: opts.projector,
@@ -152,7 +157,11 @@ t.test('the api killed between the append and the answer: the retry answers the 
   t.teardown(() => svc.stop());
   const retry = await client(svc.baseUrl, ws.key).post('/conversations', body, { 'Idempotency-Key': 'kill-1' });
   const saved = (await created(dir, 'conversation.created'))[0];
-  t.strictSame([retry.status, retry.body.id, retry.body.metadata], [201, saved.data.id, { source: 'sigkill' }], 'not a 409 in progress: the saved conversation');
+  t.strictSame(
+    [retry.status, retry.body.id, retry.body.metadata],
+    [201, saved.data.id, { source: 'sigkill' }],
+    'not a 409 in progress: the saved conversation',
+  );
   t.equal(saved.metadata.idempotency_key?.length, 32, 'the event carries the key (hashed)');
   t.equal((await created(dir, 'conversation.created')).length, 1, 'and only one was made');
   t.equal((await created(dir, 'customer.created')).length, 1);

@@ -136,8 +136,12 @@ export const load = async <C, Ev extends DomainEvent, S>(deps: Pick<Deps, 'event
  * position), or null: for a command that must know before it does anything outside the
  * stream (a claim, a charge).
  */
-export const priorWrite = async (deps: Pick<Deps, 'events'>, aggregate: Aggregate<any, any, any>, stream: string, ctx: CommandContext): Promise<Position | null> =>
-  ctx.idempotencyKey ? ((await load(deps, aggregate, stream)).keys.get(ctx.idempotencyKey) ?? null) : null;
+export const priorWrite = async <C, Ev extends DomainEvent, S>(
+  deps: Pick<Deps, 'events'>,
+  aggregate: Aggregate<C, Ev, S>,
+  stream: string,
+  ctx: CommandContext,
+): Promise<Position | null> => (ctx.idempotencyKey ? ((await load(deps, aggregate, stream)).keys.get(ctx.idempotencyKey) ?? null) : null);
 
 /**
  * Load, decide, append with the expected revision. A concurrent writer makes the append

@@ -18,9 +18,7 @@ interface Entry extends Doc {
 
 /** `key`: the hash recorded in the events' metadata; `firstSeenMs`: the seed of the request's ids. */
 export type Begin =
-  | { kind: 'proceed'; entryId: string; key: string; firstSeenMs: number }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'mismatch' };
+  { kind: 'proceed'; entryId: string; key: string; firstSeenMs: number } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' };
 
 /**
  * The Idempotency-Key cache (spec 4.1): the first 2xx response of a POST, per workspace and
@@ -59,7 +57,8 @@ export class IdempotencyStore {
         await this.entries.delete(id);
         continue;
       }
-      if (existing.state === 'done') return existing.fingerprint === fingerprint ? { kind: 'replay', status: existing.status!, body: existing.body } : { kind: 'mismatch' };
+      if (existing.state === 'done')
+        return existing.fingerprint === fingerprint ? { kind: 'replay', status: existing.status!, body: existing.body } : { kind: 'mismatch' };
       if (existing.fingerprint !== fingerprint) {
         // A request refused with a 4xx saved nothing: its key may carry a corrected request.
         if (existing.state === 'failed' && existing.status !== undefined && existing.status < 500) {

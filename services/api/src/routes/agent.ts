@@ -45,7 +45,13 @@ export const searchBody = struct(
 );
 
 /** One turn, settled (read-your-writes), as the agent_response resource. */
-export const runTurn = async (app: Application, principal: Principal, requestId: string, body: t.TypeOf<typeof turnBody>, idempotency: Idempotency | null = null) => {
+export const runTurn = async (
+  app: Application,
+  principal: Principal,
+  requestId: string,
+  body: t.TypeOf<typeof turnBody>,
+  idempotency: Idempotency | null = null,
+) => {
   const { position, ...turn } = await app.agentTurns.turn(commandContext(principal, requestId, idempotency), body);
   await app.settle(position);
   return { object: 'agent_response' as const, ...turn };
@@ -92,7 +98,11 @@ export const agentRoutes = [
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
     handler: async ({ app, principal, body, requestId, idempotency }) => {
-      const { position, settings } = await app.agentConfigs.configure(commandContext(principal, requestId, idempotency), principal.workspace.plan as Plan, body);
+      const { position, settings } = await app.agentConfigs.configure(
+        commandContext(principal, requestId, idempotency),
+        principal.workspace.plan as Plan,
+        body,
+      );
       await app.settle(position);
       return { body: toAgent(settings) };
     },

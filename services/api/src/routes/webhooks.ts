@@ -88,7 +88,7 @@ export const webhookRoutes = [
       const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId, idempotency), body);
       const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint', id);
       // A retry of a saved create shows the secret it made (the stored one).
-      return { body: { ...toWebhookEndpoint(doc), secret: secret ?? (doc.secret as string) } };
+      return { body: { ...toWebhookEndpoint(doc), secret: secret ?? doc.secret } };
     },
   }),
   route({
@@ -145,7 +145,7 @@ export const webhookRoutes = [
       const { secret, position, replayed } = await app.webhookEndpoints.rollSecret(commandContext(principal, requestId, idempotency), params.id);
       const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
       // A retry of a saved roll rolls nothing and shows the secret now in force.
-      return { body: { ...toWebhookEndpoint(doc), secret: replayed ? (doc.secret as string) : secret } };
+      return { body: { ...toWebhookEndpoint(doc), secret: replayed ? doc.secret : secret } };
     },
   }),
   route({
