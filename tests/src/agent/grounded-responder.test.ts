@@ -4,7 +4,7 @@ import t from 'tap';
 import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text },
+  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text, type: 'public_article', isPublic: true, customerFacing: true },
   score,
 });
 
@@ -290,12 +290,12 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
 t.test('on the labelled fixture: readable, deterministic, mostly right, mostly silent off-topic', async (t) => {
   // Given the fixture knowledge base indexed as the service does, and its labelled questions
   const dir = path.resolve(__dirname, '../../fixtures/knowledge');
-  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean }[] = JSON.parse(
+  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean; type?: 'public_article' | 'internal_article' }[] = JSON.parse(
     readFileSync(path.join(dir, 'articles.json'), 'utf8'),
   );
   const questions: LabelledQuestion[] = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8'));
   const index = new KnowledgeIndex();
-  for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_fx', status: a.status ?? 'published', ai_agent_enabled: a.ai_agent_enabled ?? true });
+  for (const a of articles) index.upsert({ type: 'public_article', is_public: true, ...a, workspace_id: 'ws_fx', status: a.status ?? 'published', ai_agent_enabled: a.ai_agent_enabled ?? true });
   const titles = new Map(articles.map((a) => [a.id, a.title]));
 
   // When each question is answered (balanced, the turn's 8 passages)

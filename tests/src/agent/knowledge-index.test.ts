@@ -10,7 +10,7 @@ interface FixtureArticle {
   title: string;
   content: string;
   status: 'draft' | 'published';
-  type: string;
+  type: 'public_article' | 'internal_article';
   ai_agent_enabled: boolean;
 }
 const fixtureArticles = (): FixtureArticle[] => JSON.parse(readFileSync(join(FIXTURES, 'articles.json'), 'utf8'));
@@ -22,6 +22,8 @@ const article = (over: Partial<ArticleForIndex> & { id: string }): ArticleForInd
   content: '',
   status: 'published',
   ai_agent_enabled: true,
+  type: 'public_article',
+  is_public: true,
   ...over,
 });
 
@@ -76,6 +78,9 @@ t.test('splitArticle: headings and paragraphs', async (t) => {
     title: 'Refunds',
     heading,
     text,
+    type: 'public_article',
+    isPublic: true,
+    customerFacing: true,
   });
   t.strictSame(splitArticle(a), [
     p(0, null, 'Intro paragraph before any heading.'),
@@ -186,7 +191,7 @@ t.test("the fixture's draft and AI-disabled articles are never returned", async 
   const hidden = articles.filter((a) => a.status !== 'published' || !a.ai_agent_enabled);
   t.ok(hidden.length >= 3);
   const index = new KnowledgeIndex();
-  for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_a' });
+  for (const a of articles) index.upsert({ is_public: true, ...a, workspace_id: 'ws_a' });
   t.equal(index.articleCount('ws_a'), articles.length - hidden.length);
   const hiddenIds = new Set(hidden.map((a) => a.id));
   const queries = [...hidden.flatMap((a) => [a.title, a.content]), ...fixtureQuestions().map((q) => q.question)];
@@ -293,7 +298,7 @@ t.test('retrieval quality over the fixture stays above the floor', async (t) => 
   t.ok(articles.filter((a) => a.status === 'published' && a.ai_agent_enabled).length >= 40);
   t.ok(questions.filter((q) => q.article_id !== null).length >= 80);
   const index = new KnowledgeIndex();
-  for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_fixture' });
+  for (const a of articles) index.upsert({ is_public: true, ...a, workspace_id: 'ws_fixture' });
   const q = await retrievalQuality(questions, async (s) => ({ articleIds: index.search('ws_fixture', s, 8).map((h) => h.passage.articleId) }));
   t.comment(`recall@1 ${q.recall_at_1.toFixed(3)} recall@5 ${q.recall_at_5.toFixed(3)} MRR ${q.mrr.toFixed(3)} (${q.questions} questions)`);
   t.ok(q.recall_at_1 >= FLOOR.recall_at_1, `recall@1 ${q.recall_at_1.toFixed(3)} >= ${FLOOR.recall_at_1}`);

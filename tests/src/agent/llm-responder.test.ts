@@ -84,7 +84,7 @@ const responderFor = (baseUrl: string, extra: { apiKey?: string | null; timeoutM
 };
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text },
+  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text, type: 'public_article', isPublic: true, customerFacing: true },
   score,
 });
 

@@ -25,6 +25,8 @@ const article = (id: string, title: string, content: string): ArticleForIndex =>
   content,
   status: 'published',
   ai_agent_enabled: true,
+  type: 'public_article',
+  is_public: true,
 });
 
 t.test('without a model: load says why and returns null, search is BM25 alone', async (t) => {

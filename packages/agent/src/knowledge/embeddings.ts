@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareHits, KnowledgeIndex, searchableText } from './knowledge-index';
-import type { Passage, SearchHit } from './types';
+import type { Passage, SearchHit, SearchScope } from './types';
 
 /**
  * Optional local semantic re-ranker: all-MiniLM-L6-v2 (int8 ONNX, 384
@@ -194,9 +194,10 @@ export const searchWithReranker = async (
   workspaceId: string,
   query: string,
   topK: number,
+  scope: SearchScope = {},
   candidates = RERANK_CANDIDATES,
 ): Promise<SearchHit[]> => {
-  if (reranker === null) return index.search(workspaceId, query, topK);
-  const hits = index.search(workspaceId, query, Math.max(topK, candidates));
+  if (reranker === null) return index.search(workspaceId, query, topK, scope);
+  const hits = index.search(workspaceId, query, Math.max(topK, candidates), scope);
   return (await reranker.rerank(query, hits)).slice(0, Math.max(0, topK));
 };

@@ -1,7 +1,7 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
-import type { ArticleForIndex, Passage, SearchHit } from './types';
+import type { ArticleForIndex, Passage, SearchHit, SearchScope } from './types';
 
 /**
  * Per-workspace full-text index of knowledge base passages.
@@ -243,9 +243,10 @@ export class KnowledgeIndex {
   /**
    * The best `topK` passages of the workspace for the query, best first. Ties
    * are broken by article id, then passage order, so results are deterministic.
-   * At most `maxPerArticle` passages of one article are returned.
+   * At most `maxPerArticle` passages of one article are returned. With `customerFacing`, only
+   * public articles' passages: internal content never reaches a customer's answer.
    */
-  search(workspaceId: string, query: string, topK: number): SearchHit[] {
+  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): SearchHit[] {
     const ws = this.workspace(workspaceId);
     if (ws === undefined || topK <= 0) return [];
     const { boost, prefix, fuzzy, maxPerArticle, articleWeight } = this.options;
@@ -265,7 +266,9 @@ export class KnowledgeIndex {
     const rank = (articleId: string, context: number) => {
       ranked.add(articleId);
       best.length = 0;
-      for (const passage of ws.articles.get(articleId) ?? []) {
+      const passages = ws.articles.get(articleId) ?? [];
+      if (scope.customerFacing && !passages[0]?.customerFacing) return;
+      for (const passage of passages) {
         const score = (own.get(passage.id) ?? 0) + context;
         if (score > 0) keepBest(best, { passage, score }, cap);
       }

@@ -133,5 +133,8 @@ export const splitArticle = (article: ArticleForIndex): Passage[] => {
     title: article.title,
     heading: p.heading,
     text: p.text,
+    type: article.type,
+    isPublic: article.is_public,
+    customerFacing: article.type === 'public_article' && article.is_public,
   }));
 };

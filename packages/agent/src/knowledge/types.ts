@@ -6,6 +6,8 @@ export interface ArticleForIndex {
   content: string;
   status: 'draft' | 'published';
   ai_agent_enabled: boolean;
+  type: 'public_article' | 'internal_article';
+  is_public: boolean;
 }
 
 /** A searchable piece of an article: a heading's section or a paragraph. */
@@ -21,6 +23,16 @@ export interface Passage {
   /** The heading the passage sits under, if any. */
   heading: string | null;
   text: string;
+  /** Its article's `type` and `is_public` (POST /agent/search shows them). */
+  type: ArticleForIndex['type'];
+  isPublic: boolean;
+  /** A public article (type `public_article`, `is_public`): the only content a customer-facing turn may use. */
+  customerFacing: boolean;
+}
+
+/** `customerFacing`: only passages a customer may be shown (an agent turn); otherwise every searchable one (operators' search). */
+export interface SearchScope {
+  customerFacing?: boolean;
 }
 
 export interface SearchHit {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/domain';
-import { ArticleForIndex, defaultModelDir, KnowledgeIndex, Reranker, SearchHit, searchWithReranker } from '@support/agent';
+import { ArticleForIndex, defaultModelDir, KnowledgeIndex, Reranker, SearchHit, SearchScope, searchWithReranker } from '@support/agent';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '../log';
 
@@ -59,8 +59,8 @@ export class KnowledgeFeed {
   }
 
   /** Passages best first: BM25 candidates, re-ranked by embedding similarity when the model is there. */
-  search(workspaceId: string, query: string, topK: number): Promise<SearchHit[]> {
-    return searchWithReranker(this.index, this.reranker, workspaceId, query, topK);
+  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): Promise<SearchHit[]> {
+    return searchWithReranker(this.index, this.reranker, workspaceId, query, topK, scope);
   }
 
   /** Waits, bounded, until the index has seen the log up to `target`; false on time-out. */
@@ -91,8 +91,8 @@ export class KnowledgeFeed {
       const e = decoded.right;
       const current = this.articles.get(e.data.id);
       if (e.type === 'knowledge_base_article.created') {
-        const { id, workspace_id, title, content, status, ai_agent_enabled, indexed } = e.data;
-        this.articles.set(id, { id, workspace_id, title, content, status, ai_agent_enabled, indexed });
+        const { id, workspace_id, title, content, status, ai_agent_enabled, indexed, type, is_public } = e.data;
+        this.articles.set(id, { id, workspace_id, title, content, status, ai_agent_enabled, indexed, type, is_public });
       } else if (current && e.type === 'knowledge_base_article.updated') {
         const given = Object.entries(e.data.changes).filter(([key, value]) => value !== undefined && key in current);
         this.articles.set(current.id, { ...current, ...Object.fromEntries(given) });

@@ -184,7 +184,8 @@ export class AgentTurns {
       settings,
       message,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
-      hits: await this.parts.knowledge.search(workspaceId, message, TURN_HITS),
+      // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
+      hits: await this.parts.knowledge.search(workspaceId, message, TURN_HITS, { customerFacing: true }),
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;

@@ -95,6 +95,8 @@ export const KnowledgeResultResource = struct(
     knowledge_base_id: str({ description: 'The article id' }),
     filename: str({ description: 'The article title' }),
     text: str({ description: 'The passage' }),
+    type: oneOf(['public_article', 'internal_article'] as const, "The article's type: an agent turn answers customers from public articles only"),
+    is_public: bool("Whether the article is public (a public_article marked is_public): only these reach a customer's answer"),
   },
   {},
   { title: 'knowledge_result' },

@@ -66,6 +66,8 @@ export const searchKnowledge = async (app: Application, workspaceId: string, bod
     knowledge_base_id: h.passage.articleId,
     filename: h.passage.title,
     text: h.passage.text,
+    type: h.passage.type,
+    is_public: h.passage.isPublic,
   }));
   return { object: 'list' as const, data, has_more: false, next_cursor: null };
 };
