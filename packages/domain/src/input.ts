@@ -87,12 +87,13 @@ export const closed = <R extends Props, O extends Props>(name: string, required:
       const input = u as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       const errors: t.Errors = [];
+      // Own properties only: `in` would take `constructor` or `toString` for known fields.
       for (const key of Object.keys(input)) {
-        if (!(key in required) && !(key in optional))
+        if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key))
           errors.push({ value: input[key], context: t.appendContext(c, key, t.never, input[key]), message: 'is not a known field' });
       }
       const field = (key: string, codec: t.Mixed, isRequired: boolean) => {
-        const value = input[key];
+        const value = Object.hasOwn(input, key) ? input[key] : undefined;
         if (value === undefined) {
           if (isRequired) errors.push({ value, context: t.appendContext(c, key, codec, value), message: 'is required' });
           return;
