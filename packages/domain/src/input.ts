@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { isIdOf } from './ids';
+import { isBlank, normalText, unfitText } from './text';
 
 /**
  * Codecs for commands that arrive as data (an import file): every failure carries a message a
@@ -23,9 +24,12 @@ export class Check<A> extends t.Type<A, A, unknown> {
 export const text = (opts: { blank?: boolean; max?: number } = {}) =>
   new Check<string>('string', (u) => {
     if (typeof u !== 'string') return 'must be a string';
-    if (!opts.blank && u.trim() === '') return 'must not be blank';
-    if (opts.max !== undefined && [...u].length > opts.max) return `must be at most ${opts.max} characters`;
-    return { value: u };
+    const unfit = unfitText(u);
+    if (unfit) return unfit;
+    if (!opts.blank && isBlank(u)) return 'must not be blank';
+    const value = normalText(u);
+    if (opts.max !== undefined && [...value].length > opts.max) return `must be at most ${opts.max} characters`;
+    return { value };
   });
 
 export const whole = (opts: { min: number }) =>
