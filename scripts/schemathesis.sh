@@ -15,7 +15,8 @@
 #      agent on the API channel, imports a few read-only resources (tickets, articles, canned
 #      responses, channels) and makes a webhook delivery, so every operation has something to find;
 #   4. runs `schemathesis run` with schemathesis.toml (checks, seed, examples, and the narrow
-#      exclusions of behaviour Schemathesis cannot know, each with its reason);
+#      exclusions of behaviour Schemathesis cannot know, each with its reason), then a shorter
+#      run with a seed that changes every time (printed, to replay it);
 #   5. checks the service is still healthy (every log consumer running) and logged no error;
 #   6. stops the service and removes the data directory, whatever happened.
 #
@@ -24,7 +25,8 @@
 # Environment: SCHEMATHESIS_VENV (the venv's directory), PYTHON (default python3),
 #   SCHEMATHESIS_REPORT_DIR (when set, JUnit and NDJSON reports are written there),
 #   SCHEMATHESIS_SERVICE_LOG (when set, the service's log is copied there at the end),
-#   LOG_LEVEL (the service's; default warn, debug logs every request).
+#   LOG_LEVEL (the service's; default warn, debug logs every request),
+#   SCHEMATHESIS_SEED (the second run's seed, printed by every run; default: a new one).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,8 +58,10 @@ fi
 npm run --silent build
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/schemathesis.XXXXXX")
 SERVICE_PID=
+RECEIVER_PID=
 cleanup() {
   local status=$?
+  if [ -n "$RECEIVER_PID" ]; then kill -TERM "$RECEIVER_PID" 2>/dev/null || true; fi
   if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
     kill -TERM "$SERVICE_PID" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 0.1; done
@@ -81,10 +85,17 @@ export RATE_LIMIT_SCALE=100000        # limits stay on, out of the fuzzer's reac
 export VALIDATE_RESPONSES=true        # the service checks its own answers against the schema too
 export AGENT_RERANKER=off             # BM25 alone: no model download, quick turns
 export LOG_LEVEL=${LOG_LEVEL:-warn}
-# schemathesis.toml offers https://127.0.0.1/… webhook URLs (the fuzz may run without DNS): the
-# guard must let loopback through for endpoints to be created. Deliveries then fail at once
-# (nothing listens there) and are retried a minute later at the earliest.
-export WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
+# A local HTTPS receiver (self-signed, trusted through NODE_EXTRA_CA_CERTS) that answers 200:
+# schemathesis.toml offers its URL for webhooks (the fuzz may run without DNS), the guard lets
+# exactly its address through (private networks stay refused), so endpoints are created and
+# their test pings, deliveries and retries are real.
+node scripts/webhook-receiver.mjs "$WORK/receiver-ca.pem" >"$WORK/receiver.port" 2>"$WORK/receiver.log" &
+RECEIVER_PID=$!
+for _ in $(seq 1 100); do [ -s "$WORK/receiver.port" ] && break; sleep 0.1; done
+[ -s "$WORK/receiver.port" ] || { log "the webhook receiver did not start:"; cat "$WORK/receiver.log" >&2; exit 1; }
+export SCHEMATHESIS_RECEIVER_URL="https://127.0.0.1:$(head -1 "$WORK/receiver.port")"
+export NODE_EXTRA_CA_CERTS="$WORK/receiver-ca.pem"
+export WEBHOOK_ALLOWED_CIDRS=127.0.0.1/32 WEBHOOK_ALLOW_PRIVATE_NETWORKS=false
 unset EVENTSTORE_URL MONGODB_URL NATS_URL LLM_BASE_URL SMTP_URL
 
 node services/standalone/dist/main.js >"$WORK/service.log" 2>&1 &
@@ -99,6 +110,7 @@ for _ in $(seq 1 300); do
 done
 [ -n "$BASE" ] || { log "the service did not become healthy in 30 s:"; cat "$WORK/service.log" >&2; exit 1; }
 log "service at $BASE (data in $DATA_DIR)"
+export SCHEMATHESIS_BASE_URL=$BASE
 
 # 3. A workspace, a key, an enabled agent and some read-only data.
 admin() { node services/admin/dist/main.js "$@" --json; }
@@ -130,7 +142,7 @@ api -X PATCH -d '{"is_enabled": true, "deployed_channels": {"api": true}}' "$BAS
 # delivery id): an endpoint, a test ping, its delivery. schemathesis.toml hands both ids to the
 # retry operation.
 export SCHEMATHESIS_WEBHOOK_ID SCHEMATHESIS_DELIVERY_ID
-SCHEMATHESIS_WEBHOOK_ID=$(api -X POST -d '{"url": "https://127.0.0.1/setup", "enabled_events": ["*"]}' "$BASE/webhook_endpoints" | jq -er .id)
+SCHEMATHESIS_WEBHOOK_ID=$(api -X POST -d "{\"url\": \"$SCHEMATHESIS_RECEIVER_URL/setup\", \"enabled_events\": [\"*\"]}" "$BASE/webhook_endpoints" | jq -er .id)
 api -X POST "$BASE/webhook_endpoints/$SCHEMATHESIS_WEBHOOK_ID/test" >/dev/null
 SCHEMATHESIS_DELIVERY_ID=$(api "$BASE/webhook_endpoints/$SCHEMATHESIS_WEBHOOK_ID/deliveries" | jq -er '.data[0].id')
 
@@ -155,6 +167,13 @@ if [ "$status" -ne 0 ] && grep -q 'Runtime Error' "$WORK/fuzz.log" && grep -qE '
   log "schemathesis failed on an internal error of its own, no case failed: running it once more"
   status=0
   run_fuzz "$@" || status=$?
+fi
+# A second, shorter run with a seed of its own each time (printed: SCHEMATHESIS_SEED=<it>
+# replays it), so that runs over time reach cases the fixed seed never draws.
+if [ "$status" -eq 0 ]; then
+  seed=${SCHEMATHESIS_SEED:-$(( $(date +%s%N) % 2147483647 ))}
+  log "second run, seed $seed (replay: SCHEMATHESIS_SEED=$seed bash scripts/schemathesis.sh)"
+  run_fuzz --seed "$seed" --max-examples 25 --phases coverage,fuzzing,stateful "$@" || status=$?
 fi
 log "schemathesis finished in $(( $(date +%s) - started )) s with exit code $status"
 

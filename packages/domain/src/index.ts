@@ -17,6 +17,7 @@ export * from './decider';
 export * from './scopes';
 export * from './plans';
 export * from './ids';
+export * from './text';
 export * from './workspace/events';
 export * from './workspace/decider';
 export * from './apikey/events';

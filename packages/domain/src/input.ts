@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { freeJsonProblem } from './free-json';
 import { isIdOf } from './ids';
+import { isBlank, normalText, unfitText } from './text';
 
 /**
  * Codecs for commands that arrive as data (an import file): every failure carries a message a
@@ -24,9 +25,12 @@ export class Check<A> extends t.Type<A, A, unknown> {
 export const text = (opts: { blank?: boolean; max?: number } = {}) =>
   new Check<string>('string', (u) => {
     if (typeof u !== 'string') return 'must be a string';
-    if (!opts.blank && u.trim() === '') return 'must not be blank';
-    if (opts.max !== undefined && [...u].length > opts.max) return `must be at most ${opts.max} characters`;
-    return { value: u };
+    const unfit = unfitText(u);
+    if (unfit) return unfit;
+    if (!opts.blank && isBlank(u)) return 'must not be blank';
+    const value = normalText(u);
+    if (opts.max !== undefined && [...value].length > opts.max) return `must be at most ${opts.max} characters`;
+    return { value };
   });
 
 export const whole = (opts: { min: number }) =>
@@ -91,12 +95,13 @@ export const closed = <R extends Props, O extends Props>(name: string, required:
       const input = u as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       const errors: t.Errors = [];
+      // Own properties only: `in` would take `constructor` or `toString` for known fields.
       for (const key of Object.keys(input)) {
-        if (!(key in required) && !(key in optional))
+        if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key))
           errors.push({ value: input[key], context: t.appendContext(c, key, t.never, input[key]), message: 'is not a known field' });
       }
       const field = (key: string, codec: t.Mixed, isRequired: boolean) => {
-        const value = input[key];
+        const value = Object.hasOwn(input, key) ? input[key] : undefined;
         if (value === undefined) {
           if (isRequired) errors.push({ value, context: t.appendContext(c, key, codec, value), message: 'is required' });
           return;

@@ -7,9 +7,21 @@ const path = (field: string) => `json_extract(doc, '$.${checkField(field)}')`;
 const bind = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 const likeEscape = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A search the trigram index answers: over exactly the indexed fields, three characters or more. */
+/**
+ * A text holding U+0000: FTS5 reads a query, and LIKE its pattern, as C text up to it (FTS5 then
+ * fails, "unterminated string", and LIKE matches more). instr compares every byte.
+ */
+const hasNul = (text: string) => text.includes('\0');
+
+/** A search the trigram index answers: over exactly the indexed fields, three characters or more, no NUL. */
 const indexedSearch = (search: NonNullable<FindQuery['search']>, searchFields: readonly string[] | undefined): boolean =>
-  !!searchFields && [...search.text].length >= 3 && search.fields.length === searchFields.length && search.fields.every((f) => searchFields.includes(f));
+  !!searchFields &&
+  [...search.text].length >= 3 &&
+  !hasNul(search.text) &&
+  search.fields.length === searchFields.length &&
+  search.fields.every((f) => searchFields.includes(f));
+
+const instrSearch = (fields: readonly string[]) => `(${fields.map((f) => `instr(lower(coalesce(${path(f)}, '')), ?) > 0`).join(' OR ')})`;
 
 /** A phrase of the trigram index: the text as a case-insensitive substring of one of its columns. */
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
@@ -36,9 +48,12 @@ export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly
     if (window) {
       // The rows holding the window, checked for the whole text as the index would (printable
       // ASCII only: lower() folds ASCII letters, as the index does).
-      where.push(`(${q.search.fields.map((f) => `instr(lower(coalesce(${path(f)}, '')), ?) > 0`).join(' OR ')})`);
+      where.push(instrSearch(q.search.fields));
       for (let i = 0; i < q.search.fields.length; i++) params.push(q.search.text.toLowerCase());
     }
+  } else if (q.search && hasNul(q.search.text)) {
+    where.push(instrSearch(q.search.fields));
+    for (let i = 0; i < q.search.fields.length; i++) params.push(q.search.text.toLowerCase());
   } else if (q.search && q.search.text !== '') {
     where.push(`(${q.search.fields.map((f) => `lower(${path(f)}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     for (let i = 0; i < q.search.fields.length; i++) params.push(`%${likeEscape(q.search.text)}%`);

@@ -79,13 +79,31 @@ export function inCidr(ip: ParsedIp, cidr: Cidr): boolean {
   return true;
 }
 
-/** The IPv4 address inside ::ffff:a.b.c.d or the deprecated ::a.b.c.d, else null. */
+/**
+ * The IPv4 address a host reaches through this IPv6 one on the same machine: ::ffff:a.b.c.d
+ * (mapped), ::ffff:0:a.b.c.d (translated, SIIT) or the deprecated ::a.b.c.d; else null.
+ */
 export function embeddedIpv4(ip: ParsedIp): ParsedIp | null {
   if (ip.family !== 6) return null;
   const b = ip.bytes;
-  for (let i = 0; i < 10; i++) if (b[i] !== 0) return null;
-  const mapped = b[10] === 0xff && b[11] === 0xff;
-  const compat = b[10] === 0 && b[11] === 0;
-  if (!mapped && !compat) return null;
+  for (let i = 0; i < 8; i++) if (b[i] !== 0) return null;
+  const mapped = b[8] === 0 && b[9] === 0 && b[10] === 0xff && b[11] === 0xff;
+  const translated = b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0;
+  const compat = b[8] === 0 && b[9] === 0 && b[10] === 0 && b[11] === 0;
+  if (!mapped && !translated && !compat) return null;
   return { family: 4, bytes: b.slice(12) };
 }
+
+/**
+ * The IPv4 address a tunnel delivers this IPv6 one to: 6to4 (2002::/16, bits 16 to 48) or
+ * Teredo (2001::/32, the client's address in the last 32 bits, inverted); else null.
+ */
+export function tunnelledIpv4(ip: ParsedIp): ParsedIp | null {
+  if (ip.family !== 6) return null;
+  const b = ip.bytes;
+  if (b[0] === 0x20 && b[1] === 0x02) return { family: 4, bytes: b.slice(2, 6) };
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return { family: 4, bytes: b.slice(12).map((x) => x ^ 0xff) };
+  return null;
+}
+
+export const formatIpv4 = (ip: ParsedIp): string => [...ip.bytes].join('.');

@@ -1,5 +1,5 @@
 import { promises as dns } from 'node:dns';
-import { embeddedIpv4, inCidr, parseCidr, parseIp, type Cidr, type ParsedIp } from './ip';
+import { embeddedIpv4, formatIpv4, inCidr, parseCidr, parseIp, tunnelledIpv4, type Cidr, type ParsedIp } from './ip';
 
 /**
  * SSRF guard for webhook URLs (spec 4.8: checked at registration and again at every delivery).
@@ -48,8 +48,11 @@ const IPV6_RANGES: readonly (readonly [Cidr, AddressClass])[] = [
   [cidr('::/128'), 'unspecified'],
   [cidr('::1/128'), 'loopback'],
   [cidr('fd00:ec2::254/128'), 'metadata'], // AWS IMDS over IPv6
-  [cidr('64:ff9b::/96'), 'reserved'], // NAT64: would reach any IPv4 address, private ones too
-  [cidr('64:ff9b:1::/48'), 'reserved'], // local-use NAT64
+  // NAT64 (its IPv4 address in the last 32 bits, classed first: metadata stays metadata) would
+  // reach any IPv4 address, private ones too; the local-use prefix's length, and so where its
+  // IPv4 address sits, is the operator's choice.
+  [cidr('64:ff9b::/96'), 'reserved'],
+  [cidr('64:ff9b:1::/48'), 'reserved'],
   [cidr('100::/64'), 'reserved'], // discard-only
   [cidr('2001:db8::/32'), 'reserved'], // documentation
   [cidr('fc00::/7'), 'unique_local'],
@@ -100,15 +103,20 @@ export function parseCidrs(text: string | undefined): string[] {
   return out;
 }
 
+const NAT64 = cidr('64:ff9b::/96');
+
 function classify(ip: ParsedIp): AddressClass {
   if (ip.family === 6) {
+    if (inCidr(ip, NAT64) && classify({ family: 4, bytes: ip.bytes.slice(12) }) === 'metadata') return 'metadata';
     for (const [range, kind] of IPV6_RANGES) if (inCidr(ip, range)) return kind;
     const v4 = embeddedIpv4(ip);
     if (v4) {
       // ::ffff:169.254.169.254 reaches the metadata service on a dual-stack socket.
       return classify(v4) === 'metadata' ? 'metadata' : 'ipv4_mapped';
     }
-    return 'public';
+    // 6to4 and Teredo: the IPv4 address they deliver to decides (2002:7f00:1:: is loopback).
+    const tunnelled = tunnelledIpv4(ip);
+    return tunnelled ? classify(tunnelled) : 'public';
   }
   for (const [range, kind] of IPV4_RANGES) if (inCidr(ip, range)) return kind;
   return 'public';
@@ -122,8 +130,8 @@ export function classifyAddress(ip: string): AddressClass {
 }
 
 function inAllowedCidrs(ip: ParsedIp, allowedCidrs: readonly string[]): boolean {
-  // An allow-listed IPv4 range also covers its IPv4-mapped IPv6 form.
-  const v4 = embeddedIpv4(ip);
+  // An allow-listed IPv4 range also covers the IPv6 forms that carry its addresses.
+  const v4 = embeddedIpv4(ip) ?? tunnelledIpv4(ip);
   for (const text of allowedCidrs) {
     const range = parseCidr(text);
     if (!range) continue; // parseCidrs validates; a stray bad entry allows nothing
@@ -139,7 +147,8 @@ export function checkAddress(ip: string, options: GuardOptions): GuardVerdict {
   const kind = classify(parsed);
   if (kind === 'public') return { ok: true };
   if (options.allowPrivateNetworks && PRIVATE_CLASSES.has(kind)) return { ok: true };
-  return { ok: false, reason: `resolves to ${ip}, ${DESCRIPTION[kind]}` };
+  const tunnelled = tunnelledIpv4(parsed);
+  return { ok: false, reason: `resolves to ${ip}, ${DESCRIPTION[kind]}${tunnelled ? ` (its IPv4 address ${formatIpv4(tunnelled)})` : ''}` };
 }
 
 export type UrlForm = { ok: true; url: URL; /** hostname without [] and a trailing dot */ host: string; isIpLiteral: boolean } | { ok: false; reason: string };

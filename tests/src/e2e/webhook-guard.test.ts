@@ -26,6 +26,10 @@ t.test('with the guard on, internal addresses are refused at registration', asyn
     'https://[fd00::1]/hook',
     'https://[fe80::1]/hook',
     'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:0:7f00:1]/hook',
+    'https://[2002:7f00:1::]/hook',
+    'https://[2001::ffff:f5ff:fffe]/hook',
+    'https://[64:ff9b::a9fe:a9fe]/hook',
     'https://0.0.0.0/hook',
     'https://metadata.google.internal/computeMetadata',
     'https://user:pass@example.com/hook',
@@ -35,6 +39,11 @@ t.test('with the guard on, internal addresses are refused at registration', asyn
     t.match(r.body.error.message, /^url refused: /, url);
   }
   // Not HTTPS: the schema itself refuses it (its pattern), before any lookup.
+  const sixToFour = await ws.api.post('/webhook_endpoints', { url: 'https://[2002:7f00:1::]/', enabled_events: ['*'] });
+  t.strictSame(
+    [sixToFour.status, sixToFour.body.error.message],
+    [400, 'url refused: resolves to 2002:7f00:1::, a loopback address (its IPv4 address 127.0.0.1)'],
+  );
   const plain = await ws.api.post('/webhook_endpoints', { url: 'http://example.com/hook', enabled_events: ['*'] });
   expectError(t, plain, 400);
   t.strictSame(plain.body.error.message, 'Invalid body: url must be an https:// URL');

@@ -67,6 +67,42 @@ t.test('classifyAddress', async (t) => {
   ];
   for (const [ip, expected] of table) t.equal(classifyAddress(ip), expected, ip);
   t.throws(() => classifyAddress('example.com'), TypeError);
+});
+
+t.test('an IPv6 address that carries an IPv4 one is classed by it', async (t) => {
+  const table: [string, ReturnType<typeof classifyAddress>][] = [
+    // IPv4-translated, ::ffff:0:0/96 (SIIT)
+    ['::ffff:0:7f00:1', 'ipv4_mapped'],
+    ['::ffff:0:10.0.0.1', 'ipv4_mapped'],
+    ['::ffff:0:169.254.169.254', 'metadata'],
+    // 6to4, 2002::/16: the IPv4 address in bits 16 to 48
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a00:1::1', 'private'],
+    ['2002:a9fe:a9fe::', 'metadata'],
+    ['2002:c0a8:101:1::1', 'private'],
+    ['2002:808:808::1', 'public'],
+    // Teredo, 2001::/32: the client's IPv4 address in the last 32 bits, inverted
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001::ffff:f5ff:fffe', 'private'],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'metadata'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'],
+    // NAT64 (64:ff9b::/96, last 32 bits; 64:ff9b:1::/48 local use): refused whatever they carry
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::127.0.0.1', 'reserved'],
+    ['64:ff9b:1::7f00:1', 'reserved'],
+  ];
+  for (const [ip, expected] of table) t.equal(classifyAddress(ip), expected, ip);
+  const table2: [string, GuardOptions, boolean][] = [
+    ['::ffff:0:7f00:1', strict, false],
+    ['2002:7f00:1::', strict, false],
+    ['2002:a9fe:a9fe::', permissive, false],
+    ['2001::ffff:f5ff:fffe', strict, false],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', permissive, false],
+    ['2002:a01:203::', { allowPrivateNetworks: false, allowedCidrs: ['10.1.0.0/16'] }, true],
+    ['2002:808:808::1', strict, true],
+  ];
+  for (const [ip, options, ok] of table2) t.equal(checkAddress(ip, options).ok, ok, `${ip} ${JSON.stringify(options)}`);
+  t.strictSame(checkAddress('2002:7f00:1::', strict), { ok: false, reason: 'resolves to 2002:7f00:1::, a loopback address (its IPv4 address 127.0.0.1)' });
   t.throws(() => classifyAddress('1.2.3.256'), TypeError);
 });
 

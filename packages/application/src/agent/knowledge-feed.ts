@@ -94,7 +94,7 @@ export class KnowledgeFeed {
         const { id, workspace_id, title, content, status, ai_agent_enabled, indexed, type, is_public } = e.data;
         this.articles.set(id, { id, workspace_id, title, content, status, ai_agent_enabled, indexed, type, is_public });
       } else if (current && e.type === 'knowledge_base_article.updated') {
-        const given = Object.entries(e.data.changes).filter(([key, value]) => value !== undefined && key in current);
+        const given = Object.entries(e.data.changes).filter(([key, value]) => value !== undefined && Object.hasOwn(current, key));
         this.articles.set(current.id, { ...current, ...Object.fromEntries(given) });
         // Only the fields the index reads make it index again (`indexed` is its own output).
         if (!given.some(([key]) => key !== 'indexed')) continue;

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import { changedFields, Decider, DomainError, fail } from '../decider';
 import { CHANNELS } from '../conversation/events';
 import { Plan, tiersOf } from '../plans';
+import { isBlank } from '../text';
 import { AgentChanges, AgentEvent, AgentSettings, Escalation, ModelTier } from './events';
 
 /**
@@ -35,7 +36,7 @@ export const applyAgentChanges = (settings: AgentSettings, changes: AgentChanges
 const characters = (s: string) => [...s].length;
 
 const checkPatch = (p: AgentPatch, plan: Plan) => {
-  if (p.name !== undefined && (p.name.trim().length < 1 || characters(p.name) > 100)) return fail('validation', 'name must be 1 to 100 characters');
+  if (p.name !== undefined && (isBlank(p.name) || characters(p.name) > 100)) return fail('validation', 'name must be 1 to 100 characters');
   if (p.custom_instructions !== undefined && p.custom_instructions !== null && characters(p.custom_instructions) > 2000) {
     return fail('validation', 'custom_instructions must be at most 2000 characters');
   }
@@ -43,7 +44,7 @@ const checkPatch = (p: AgentPatch, plan: Plan) => {
   if (after !== undefined && after !== null && !(Number.isInteger(after) && after >= 1 && after <= 10)) {
     return fail('validation', 'escalation.after_replies must be a whole number from 1 to 10, or null');
   }
-  if (p.escalation?.keywords?.some((k) => k.trim() === '')) return fail('validation', 'escalation.keywords must not contain blank keywords');
+  if (p.escalation?.keywords?.some(isBlank)) return fail('validation', 'escalation.keywords must not contain blank keywords');
   if (p.model_tier !== undefined && !tiersOf(plan).includes(p.model_tier)) return E.left(planLimitError(p.model_tier, plan));
   return E.right(undefined);
 };

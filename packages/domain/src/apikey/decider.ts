@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { Decider, fail } from '../decider';
 import { isScope } from '../scopes';
+import { isBlank } from '../text';
 import { ApiKeyEvent } from './events';
 
 type Created = Extract<ApiKeyEvent, { type: 'api_key.created' }>['data'];
@@ -14,7 +15,7 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
     switch (command.type) {
       case 'create': {
         if (state.exists) return fail('conflict', `key ${command.id} already exists`);
-        if (command.name.trim() === '') return fail('validation', 'name must not be empty');
+        if (isBlank(command.name)) return fail('validation', 'name must not be empty');
         if (command.environment !== 'live' && command.environment !== 'test') return fail('validation', 'environment must be live or test');
         const unknown = command.scopes.filter((s) => !isScope(s));
         if (unknown.length) return fail('validation', `unknown scopes: ${unknown.join(', ')}`);

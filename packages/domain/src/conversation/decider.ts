@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { changedFields, Decider, fail } from '../decider';
+import { isBlank } from '../text';
 import { ConversationChanges, ConversationEvent, ESCALATION_REASONS, MessageData } from './events';
 
 type Created = Extract<ConversationEvent, { type: 'conversation.created' }>['data'];
@@ -71,7 +72,7 @@ const agentTurn = (state: Extract<ConversationState, { exists: true }>, command:
   if (state.channel !== 'api')
     return fail('validation', `conversation ${state.id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
   const { customer_message: m, outcome } = command;
-  if (m.content.trim() === '') return fail('validation', 'message must not be blank');
+  if (isBlank(m.content)) return fail('validation', 'message must not be blank');
   const events: ConversationEvent[] = [];
   // A customer writing again reopens a closed conversation.
   if (state.status === 'closed') events.push({ type: 'conversation.updated', data: { id: state.id, changes: { status: 'open', resolved_at: null } } });
@@ -134,7 +135,7 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
       return E.right(Object.keys(changes).length ? [{ type: 'conversation.updated', data: { id: state.id, changes } }] : []);
     }
     if (command.type === 'post_message') {
-      if (command.content.trim() === '') return fail('validation', 'content must not be blank');
+      if (isBlank(command.content)) return fail('validation', 'content must not be blank');
       // The caller's own id makes a retried post harmless: the first message stands.
       if (command.client_message_id !== null && state.clientMessageIds[command.client_message_id]) return E.right([]);
       const { type: _type, workspace_id: _ws, ...message } = command;

@@ -1,6 +1,6 @@
 /**
  * Cross-channel dedup keys. Two customers are the same person when any normalised
- * identity matches: email case-insensitively, phone by its digits, external_id exactly.
+ * identity matches: email case-insensitively after NFKC, phone by its digits, external_id exactly.
  */
 export type IdentityKind = 'external_id' | 'email' | 'phone';
 
@@ -10,7 +10,8 @@ export const IDENTITY_KINDS: readonly IdentityKind[] = ['external_id', 'email', 
 export const normaliseIdentity = (kind: IdentityKind, value: string): string => {
   switch (kind) {
     case 'email':
-      return value.trim().toLowerCase();
+      // NFKC then lower case: the Kelvin sign (U+212A) and "K" are one address, as are full-width letters.
+      return value.normalize('NFKC').trim().toLowerCase();
     case 'phone':
       return value
         .trim()

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { changedFields, Decider, fail } from '../decider';
 import { isPlan, Plan } from '../plans';
+import { isBlank } from '../text';
 import { WorkspaceEvent } from './events';
 
 export interface WorkspaceSettings {
@@ -46,7 +47,7 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
     switch (command.type) {
       case 'create': {
         if (state.exists) return fail('conflict', `workspace ${command.id} already exists`);
-        if (command.name.trim() === '') return fail('validation', 'name must not be empty');
+        if (isBlank(command.name)) return fail('validation', 'name must not be empty');
         if (!SLUG.test(command.slug)) return fail('validation', 'slug must be lowercase letters, digits and dashes (1 to 64)');
         const invalid = checkSettings(command);
         if (E.isLeft(invalid)) return invalid;

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem } from '@support/domain';
+import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem, normalText, unfitText } from '@support/domain';
 import { Described, JsonSchema } from './schema';
 
 /** A codec with its own failure message and schema. */
@@ -35,12 +35,15 @@ export const str = (opts: { min?: number; max?: number; pattern?: RegExp; patter
   if (opts.description) schema.description = opts.description;
   const check = (u: unknown): string | { value: string } => {
     if (typeof u !== 'string') return 'must be a string';
-    // Length in characters (code points), as a person counts them.
-    const length = [...u].length;
+    const unfit = unfitText(u);
+    if (unfit) return unfit;
+    // Stored in NFC (README, "Text"); its length in characters (code points), as a person counts them.
+    const value = normalText(u);
+    const length = [...value].length;
     if (opts.min !== undefined && length < opts.min) return opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`;
     if (opts.max !== undefined && length > opts.max) return `must be at most ${opts.max} characters`;
-    if (opts.pattern && !opts.pattern.test(u)) return opts.patternMessage ?? `must match ${opts.pattern.source}`;
-    return { value: u };
+    if (opts.pattern && !opts.pattern.test(value)) return opts.patternMessage ?? `must match ${opts.pattern.source}`;
+    return { value };
   };
   return new Rule<string>('string', schema, (u): u is string => typeof check(u) !== 'string', check, id);
 };

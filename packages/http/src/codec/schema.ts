@@ -20,11 +20,16 @@ export const withSchema = <C extends Described>(codec: C, extra: JsonSchema): C 
 export const oneOfRequired = (fields: readonly string[]): JsonSchema => ({ anyOf: fields.map((f) => ({ required: [f] })) });
 
 /**
- * Text that must not be blank: at least one character that String.prototype.trim keeps. The
- * class spells out JavaScript's whitespace, because `\\S` means another set in other engines
- * (Python's counts U+001C to U+001F as space and U+FEFF as not).
+ * Text that must not be blank (the domain's isBlank): at least one character that is neither
+ * JavaScript's whitespace nor a format character (\\p{Cf}: zero-width space, joiners, BOM). The
+ * class spells them out, because `\\S` and `\\p{..}` mean other sets or nothing in other engines
+ * (Python's counts U+001C to U+001F as space); the 127 format characters past U+FFFF (tags,
+ * U+E0001…) are blank too, but left out of the pattern.
  */
-export const NOT_BLANK_SCHEMA: JsonSchema = { pattern: '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]' };
+export const NOT_BLANK_SCHEMA: JsonSchema = {
+  pattern:
+    '[^\\t-\\r \\u00a0\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\ufeff\\ufff9-\\ufffb]',
+};
 
 /** A phone number: at least one digit 0-9 (`\\d` would also match other scripts' digits in some regex engines). */
 export const PHONE_SCHEMA: JsonSchema = { pattern: '[0-9]' };

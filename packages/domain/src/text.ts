@@ -1,0 +1,12 @@
+/**
+ * The rules for text the API accepts (README, "Text"), the same on every read-store engine:
+ * stored in NFC; refused with U+0000 (PostgreSQL jsonb, FerretDB's backend, refuses it) or a
+ * lone surrogate (no character: SQLite kept it, MongoDB wrote U+FFFD); blank when nothing is
+ * left without whitespace and format characters (zero-width space, joiners, BOM: \p{Cf}).
+ */
+export const unfitText = (s: string): string | null => (/\0|\p{Cs}/u.test(s) ? 'must not contain U+0000 or a lone surrogate' : null);
+
+export const isBlank = (s: string): boolean => s.replace(/[\s\p{Cf}]/gu, '') === '';
+
+/** NFC: a composed and a decomposed "café" are one text. */
+export const normalText = (s: string): string => s.normalize('NFC');
