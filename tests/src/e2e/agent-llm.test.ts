@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
 import { Tenant, tenant } from '../support/workspace';
 
 // The LLM responder behind the real service (LLM_BASE_URL), against a local fake
@@ -37,6 +37,7 @@ t.before(async () => {
     LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
     LLM_API_KEY: 'sk-test-llm',
     LLM_MODEL_ESSENTIAL: 'tiny-model',
+    LLM_MODEL_ULTRA: 'big-model',
     LLM_TIMEOUT_MS: '500',
   });
   ws = await tenant(svc.baseUrl, dir, { name: 'Llm' });
@@ -81,4 +82,43 @@ t.test('a slow or malformed model answer falls back to the grounded responder, l
     svc.output.some((l) => l.includes('sk-test-llm')),
     'the API key never reaches the log',
   );
+});
+
+t.test('internal articles never reach a prompt, a reply, its sources or its quick replies', async (t) => {
+  mode = 'good';
+  await importArticles(dir, ws, [
+    {
+      id: kbId(32),
+      title: 'Refund override playbook',
+      type: 'internal_article',
+      content: 'Staff only: refunds after 30 days of delivery are approved with override code OVR-7781.',
+    },
+    { id: kbId(33), title: 'Refund desk notes', is_public: false, content: 'Refunds after delivery: call the desk line 555-0199 for an exception.' },
+  ]);
+  const r = await ws.api.post('/agent/messages', { message: 'Can I get a refund after 30 days of delivery? Is there an override?' });
+  t.equal(r.status, 200);
+  const prompt = JSON.stringify(seen[seen.length - 1].body);
+  t.notOk(/OVR-7781|555-0199|override playbook|desk notes/i.test(prompt), 'no internal passage in the prompt');
+  t.notOk(/OVR-7781|555-0199/.test(JSON.stringify(r.body)), 'nor in the answer');
+  t.strictSame(r.body.sources, ['Refund policy']);
+  // Operators' search sees them, and says what they are.
+  const search = await ws.api.post('/agent/search', { query: 'refund override code after 30 days', top_k: 5 });
+  const found = Object.fromEntries(search.body.data.map((d: any) => [d.filename, [d.type, d.is_public]]));
+  t.strictSame(found['Refund override playbook'], ['internal_article', false]);
+  t.strictSame(found['Refund desk notes'], ['public_article', false]);
+  t.strictSame(found['Refund policy'], ['public_article', true]);
+});
+
+t.test('a reply the offline responder wrote for the model is charged and reported as essential', async (t) => {
+  const big = await tenant(svc.baseUrl, dir, { name: 'Ultra', workspaceArgs: ['--plan', 'enterprise', '--credits', '100'] });
+  await importArticles(dir, big, [{ id: kbId(34), title: 'Refund policy', content: 'We refund any order within 30 days of delivery.' }]);
+  await enableAgent(big, { model_tier: 'ultra' });
+  mode = 'good';
+  const answered = await big.api.post('/agent/messages', { message: 'How many days do I have to get a refund?' });
+  t.strictSame([answered.body.model_tier, answered.body.credits_used], ['ultra', 8], 'the model answered: its tier and price');
+  mode = 'slow';
+  const fellBack = await big.api.post('/agent/messages', { message: 'How many days do I have to get a refund?' });
+  t.strictSame([fellBack.body.model_tier, fellBack.body.credits_used], ['essential', 1], 'the offline responder answered: essential');
+  const balance = (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', big.workspaceId)).credits;
+  t.equal(balance, 100 - 8 - 1, 'and the charge followed it');
 });

@@ -201,7 +201,7 @@ export class LlmResponder implements Responder {
   }
 
   async answer(question: Question): Promise<Answer> {
-    if (question.hits.length === 0) return this.options.fallback.answer(question);
+    if (question.hits.length === 0) return this.fallbackAnswer(question);
     const tier = question.settings.model_tier;
     const model = this.options.models[tier];
     try {
@@ -219,8 +219,13 @@ export class LlmResponder implements Responder {
         model_tier: tier,
         base_url: this.loggedUrl,
       });
-      return this.options.fallback.answer(question);
+      return this.fallbackAnswer(question);
     }
+  }
+
+  /** The offline responder's answer, marked: the turn charges and reports the tier that answered. */
+  private async fallbackAnswer(question: Question): Promise<Answer> {
+    return { ...(await this.options.fallback.answer(question)), fallback: true };
   }
 
   /** One chat completion, its content decoded; throws `Unusable` for every failure. */

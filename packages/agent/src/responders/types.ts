@@ -39,6 +39,8 @@ export interface Answer {
   sources: string[];
   /** False when nothing relevant was found: the reply (if any) says the agent does not know. */
   grounded: boolean;
+  /** Written by the offline responder in place of the configured model (it failed or had nothing to go on): charged and reported as `essential`. */
+  fallback?: boolean;
 }
 
 export interface Responder {

@@ -86,9 +86,12 @@ export class AgentTurns {
     const history = existing?.history ?? [];
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
     const customerMessageId = ids.next(ID_PREFIX.message);
-    const turn = { id: ids.next('turn_'), cost: CREDITS_PER_REPLY[tier] };
+    const turn = { id: ids.next('turn_') };
     const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message, ids);
-    const { id: turnId, cost } = turn;
+    const turnId = turn.id;
+    // The tier that answered: the configured one, or `essential` when the offline responder stood in for the model.
+    const answeredBy = outcome.kind === 'reply' ? outcome.model_tier : tier;
+    const cost = outcome.kind === 'reply' ? outcome.credits_used : 0;
     if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
     let replied = false;
     let escalated = false;
@@ -132,7 +135,7 @@ export class AgentTurns {
       sources: shown.sources,
       escalated,
       credits_used: replied ? cost : 0,
-      model_tier: tier,
+      model_tier: answeredBy,
       position,
     };
   }
@@ -154,7 +157,7 @@ export class AgentTurns {
   private async decide(
     workspaceId: string,
     settings: AgentSettings,
-    turn: { id: string; cost: number },
+    turn: { id: string },
     state: ConversationState | null,
     history: { sender_type: string; content: string; created_at: string }[],
     message: string,
@@ -190,7 +193,11 @@ export class AgentTurns {
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;
     const replies = answer.messages.map((content) => ({ id: ids.next(ID_PREFIX.message), content }));
-    return { outcome: { kind: 'reply', turn_id: turn.id, replies, credits_used: turn.cost, model_tier: settings.model_tier, sources: answer.sources }, answer };
+    const answeredBy = answer.fallback ? 'essential' : settings.model_tier;
+    return {
+      outcome: { kind: 'reply', turn_id: turn.id, replies, credits_used: CREDITS_PER_REPLY[answeredBy], model_tier: answeredBy, sources: answer.sources },
+      answer,
+    };
   }
 
   /** Lead capture: contact details in the message update the conversation's customer (made if needed). */
