@@ -17,7 +17,7 @@ t.before(async () => {
   svc = await startService(dir);
   ws = await tenant(svc.baseUrl, dir, { name: 'Mcp' });
   await importArticles(dir, ws, [ARTICLE]);
-  await enableAgent(ws);
+  await enableAgent(ws, { deployed_channels: { mcp: true } });
 });
 t.teardown(async () => {
   await svc.stop();
@@ -31,10 +31,40 @@ const connect = async (key: string) => {
 };
 const json = (result: any) => JSON.parse(result.content[0].text);
 
-t.test('the tools are listed', async (t) => {
+t.test('the tools are listed, described for an LLM client: arguments, bounds, output, read-only hints, instructions', async (t) => {
   const mcp = await connect(ws.key);
   const { tools } = await mcp.listTools();
   t.strictSame(tools.map((tool) => tool.name).sort(), ['get_conversation', 'list_conversations', 'search_knowledge', 'send_message']);
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  t.match(mcp.getInstructions(), /send_message/, 'the server says which tool to use when');
+  for (const tool of tools) {
+    t.ok((tool.description ?? '').length > 80, `${tool.name}: a description that says what it is for`);
+    t.ok(tool.outputSchema, `${tool.name}: an output schema for its structured content`);
+    for (const [arg, schema] of Object.entries(tool.inputSchema.properties ?? {}))
+      if (!['status', 'channel'].includes(arg)) t.type((schema as { description?: string }).description, 'string', `${tool.name}.${arg} is described`);
+  }
+  t.match(byName.search_knowledge.inputSchema.properties?.top_k, { minimum: 1, maximum: 20 }, 'top_k bounds as the service enforces them');
+  t.match(byName.list_conversations.inputSchema.properties?.limit, { minimum: 1, maximum: 100 });
+  t.strictSame(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]).sort(), [
+    ['get_conversation', true],
+    ['list_conversations', true],
+    ['search_knowledge', true],
+    ['send_message', false],
+  ]);
+  await mcp.close();
+});
+
+t.test('deployed_channels.mcp false switches the MCP server off', async (t) => {
+  const off = await tenant(svc.baseUrl, dir, { name: 'Mcp off' });
+  await importArticles(dir, off, [{ ...ARTICLE, id: kbId(22) }]);
+  await enableAgent(off);
+  const mcp = await connect(off.key);
+  const refused = await mcp.callTool({ name: 'send_message', arguments: { message: 'How many days do I have for a refund?' } });
+  t.equal(refused.isError, true);
+  t.match((refused.content as { text: string }[])[0].text, /switched off/);
+  t.equal((await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).isError, true);
+  t.equal((await off.api.patch('/agent', { deployed_channels: { mcp: true } })).status, 200);
+  t.notOk((await mcp.callTool({ name: 'send_message', arguments: { message: 'How many days do I have for a refund?' } })).isError, 'on again');
   await mcp.close();
 });
 
@@ -83,6 +113,7 @@ t.test('a tool the key may not use is refused as a tool error naming the scope',
 
 t.test('another workspace sees none of this one through MCP', async (t) => {
   const other = await tenant(svc.baseUrl, dir, { name: 'Other' });
+  await enableAgent(other, { deployed_channels: { mcp: true } });
   const mcp = await connect(other.key);
   t.strictSame(json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).data, []);
   t.strictSame(json(await mcp.callTool({ name: 'list_conversations', arguments: {} })).data, []);

@@ -2,12 +2,13 @@ import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Application, Principal } from '@support/application';
 import { CHANNELS, type Scope } from '@support/domain';
 import { describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage } from '@support/http';
 import { runTurn, searchBody, searchKnowledge, turnBody } from '../routes/agent';
 import { API_VERSION } from '../routes/meta';
+import { INSTRUCTIONS, TOOLS } from './tool-specs';
 
 const listArgs = struct(
   {},
@@ -35,18 +36,27 @@ const refusal = (message: string): CallToolResult => ({ isError: true, content: 
  * the REST routes (zod only declares the shape to MCP clients, as the SDK requires).
  */
 export const mcpServer = (app: Application, principal: Principal, requestId: string): McpServer => {
-  const server = new McpServer({ name: 'support-platform', version: API_VERSION });
+  const server = new McpServer({ name: 'support-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
 
   const tool = <C extends t.Any>(
     name: string,
-    description: string,
+    spec: { title: string; description: string; readOnly: boolean; input: z.ZodRawShape; output: z.ZodRawShape },
     scope: Scope,
-    shape: z.ZodRawShape,
     codec: C,
     run: (args: t.TypeOf<C>) => Promise<unknown>,
   ) => {
-    server.registerTool(name, { description: `${description} Needs the scope ${scope}.`, inputSchema: shape }, async (raw: unknown) => {
+    const config = {
+      title: spec.title,
+      description: `${spec.description} Needs the scope ${scope}.`,
+      inputSchema: spec.input,
+      outputSchema: spec.output,
+      annotations: { title: spec.title, readOnlyHint: spec.readOnly, destructiveHint: false, idempotentHint: spec.readOnly, openWorldHint: false },
+    };
+    server.registerTool(name, config, async (raw: unknown) => {
       if (!principal.scopes.includes(scope)) return refusal(`This key lacks the scope ${scope}, which the tool ${name} needs.`);
+      // PATCH /agent {"deployed_channels": {"mcp": false}} switches the MCP server off for the workspace.
+      if (!(await app.agentConfigs.current(principal.workspaceId)).deployed_channels.mcp)
+        return refusal('The MCP server is switched off for this workspace; turn it on with PATCH /agent {"deployed_channels": {"mcp": true}}.');
       const decoded = codec.decode(raw ?? {});
       if (E.isLeft(decoded)) return refusal(describeErrors(decoded.left, 'arguments').message);
       try {
@@ -59,51 +69,16 @@ export const mcpServer = (app: Application, principal: Principal, requestId: str
     });
   };
 
-  const customer = z.object({ email: z.string(), phone: z.string(), name: z.string(), external_id: z.string() }).partial();
-  tool(
-    'send_message',
-    'One synchronous turn of the AI agent, as POST /agent/messages: starts or continues an api conversation; credits are charged only for a reply.',
-    'agent:chat',
-    { message: z.string(), conversation_id: z.string().optional(), customer: customer.optional() },
-    turnBody,
-    (args) => runTurn(app, principal, requestId, args),
-  );
-  tool(
-    'search_knowledge',
-    'Searches the published, AI-enabled knowledge base: passages, best first.',
-    'agent:read',
-    { query: z.string(), top_k: z.number().int().optional() },
-    searchBody,
-    (args) => searchKnowledge(app, principal.workspaceId, args),
-  );
-  tool(
-    'get_conversation',
-    'A conversation and its latest messages (newest first, up to 50).',
-    'conversations:read',
-    { conversation_id: z.string() },
-    getArgs,
-    async ({ conversation_id }) => {
-      const doc = await app.reads.conversations.require(principal.workspaceId, conversation_id, 'conversation');
-      const messages = await app.reads.messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });
-      return { ...toConversation(doc), messages: messages.items.map(toMessage) };
-    },
-  );
-  tool(
-    'list_conversations',
-    'Conversations, newest first, as GET /conversations.',
-    'conversations:read',
-    {
-      limit: z.number().int().optional(),
-      starting_after: z.string().optional(),
-      status: z.enum(['open', 'closed']).optional(),
-      channel: z.enum(CHANNELS).optional(),
-      customer_id: z.string().optional(),
-    },
-    listArgs,
-    async ({ limit, starting_after, ...where }) => {
-      const page = await app.reads.conversations.find(principal.workspaceId, { where: where, startingAfter: starting_after, limit: limit ?? 20 });
-      return listBody(page.items.map(toConversation), page.hasMore);
-    },
-  );
+  tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, principal, requestId, args));
+  tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, principal.workspaceId, args));
+  tool('get_conversation', TOOLS.get_conversation, 'conversations:read', getArgs, async ({ conversation_id }) => {
+    const doc = await app.reads.conversations.require(principal.workspaceId, conversation_id, 'conversation');
+    const messages = await app.reads.messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });
+    return { ...toConversation(doc), messages: messages.items.map(toMessage) };
+  });
+  tool('list_conversations', TOOLS.list_conversations, 'conversations:read', listArgs, async ({ limit, starting_after, ...where }) => {
+    const page = await app.reads.conversations.find(principal.workspaceId, { where: where, startingAfter: starting_after, limit: limit ?? 20 });
+    return listBody(page.items.map(toConversation), page.hasMore);
+  });
   return server;
 };
