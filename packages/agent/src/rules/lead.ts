@@ -12,6 +12,13 @@ const PHONE = /(?<![\w+(])[+(]?\d[\d\s().-]{5,}\d(?!\w)/g;
  * number (9 to 15 digits, so order numbers and dates are not taken for phones). Null when the
  * message has neither.
  */
+/** The message without its e-mail addresses and phone numbers: they are contact details, not words of the question. */
+export const withoutContactDetails = (message: string): string =>
+  message.replace(new RegExp(EMAIL.source, 'g'), ' ').replace(PHONE, (m) => {
+    const digits = m.replace(/\D/g, '').length;
+    return digits >= 9 && digits <= 15 ? ' ' : m;
+  });
+
 export const findLead = (message: string): Lead | null => {
   const email = EMAIL.exec(message)?.[0] ?? null;
   const withoutEmail = email ? message.replace(email, ' ') : message;

@@ -1,4 +1,15 @@
-import { Answer, abuseVerdict, findLead, HistoryEntry, Lead, matchKeyword, Responder } from '@support/agent';
+import {
+  Answer,
+  abuseVerdict,
+  findLead,
+  HistoryEntry,
+  Lead,
+  matchKeyword,
+  Responder,
+  smallTalkOf,
+  smallTalkReply,
+  withoutContactDetails,
+} from '@support/agent';
 import { AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, planLimitError, tiersOf, TurnOutcome } from '@support/domain';
 import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
@@ -92,7 +103,7 @@ export class AgentTurns {
     // The tier that answered: the configured one, or `essential` when the offline responder stood in for the model.
     const answeredBy = outcome.kind === 'reply' ? outcome.model_tier : tier;
     const cost = outcome.kind === 'reply' ? outcome.credits_used : 0;
-    if (outcome.kind === 'reply') await workspaces.charge(ctx, cost, turnId, conversationId);
+    if (outcome.kind === 'reply' && cost > 0) await workspaces.charge(ctx, cost, turnId, conversationId);
     let replied = false;
     let escalated = false;
     let position: Position | null;
@@ -118,7 +129,7 @@ export class AgentTurns {
       const lead = findLead(input.message);
       if (lead && recorded.state.exists) position = (await this.captureLead(ctx, conversationId, recorded.state.customer_id, lead)) ?? position;
     } finally {
-      if (outcome.kind === 'reply' && !replied) {
+      if (outcome.kind === 'reply' && cost > 0 && !replied) {
         await workspaces.refund(ctx, cost, turnId);
         log.info('agent turn recorded no reply; its charge was refunded', { conversation_id: conversationId, turn_id: turnId });
       }
@@ -174,6 +185,22 @@ export class AgentTurns {
       });
       return none;
     }
+    // Greetings, thanks and goodbyes get a short reply in the agent's tone, free, and never hand over.
+    const small = smallTalkOf(message);
+    if (small) {
+      const reply = smallTalkReply(small, settings.tone);
+      const outcome: TurnOutcome = {
+        kind: 'reply',
+        turn_id: turn.id,
+        replies: [{ id: ids.next(ID_PREFIX.message), content: reply }],
+        credits_used: 0,
+        model_tier: settings.model_tier,
+        sources: [],
+      };
+      return { outcome, answer: { messages: [reply], quick_replies: [], buttons: [], images: [], sources: [], grounded: true } };
+    }
+    // Contact details (a lead) are not words of the question.
+    const asked = withoutContactDetails(message);
     const { escalation } = settings;
     if (escalation.enabled) {
       const keyword = matchKeyword(message, escalation.keywords);
@@ -185,10 +212,10 @@ export class AgentTurns {
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     const answer = await this.parts.responder.answer({
       settings,
-      message,
+      message: asked,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
       // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
-      hits: await this.parts.knowledge.search(workspaceId, message, TURN_HITS, { customerFacing: true }),
+      hits: await this.parts.knowledge.search(workspaceId, asked, TURN_HITS, { customerFacing: true }),
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;
@@ -209,7 +236,7 @@ export class AgentTurns {
   ): Promise<Position | null> {
     try {
       const captured = await this.parts.customers.captureLead(ctx, conversationId, customerId, lead);
-      if (customerId !== null) return captured.position;
+      // The conversation shows the customer's contact details as they are now (a new customer, or an e-mail just learnt).
       const linked = await this.parts.conversations.linkCustomer(ctx, conversationId, captured.customerId);
       return linked ?? captured.position;
     } catch (err) {

@@ -1,0 +1,254 @@
+import type { Tone } from '../responders/types';
+
+export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'praise';
+
+/**
+ * Words that make up small talk, in the languages the agent meets most (en, es, de, fr, pt,
+ * it). A message is small talk when every word of it is one of these (emoji and punctuation
+ * aside) and it is short: "hi there!", "thanks, that is all!", "merci beaucoup", "ok bye".
+ * One word outside them ("hi, how do I reset my password?") makes it a question.
+ */
+const WORDS: Record<SmallTalk, readonly string[]> = {
+  greeting: [
+    'hi',
+    'hello',
+    'hey',
+    'heya',
+    'hiya',
+    'yo',
+    'howdy',
+    'greetings',
+    'morning',
+    'afternoon',
+    'evening',
+    'good',
+    'there',
+    'everyone',
+    'all',
+    'team',
+    'folks',
+    'hola',
+    'buenas',
+    'buenos',
+    'dias',
+    'tardes',
+    'noches',
+    'hallo',
+    'guten',
+    'tag',
+    'morgen',
+    'abend',
+    'servus',
+    'moin',
+    'bonjour',
+    'salut',
+    'bonsoir',
+    'coucou',
+    'ola',
+    'ciao',
+    'buongiorno',
+    'how',
+    'are',
+    'you',
+    'doing',
+    'is',
+    'it',
+    'going',
+    'what',
+    's',
+    'up',
+    'sup',
+  ],
+  thanks: [
+    'thanks',
+    'thank',
+    'thx',
+    'ty',
+    'tysm',
+    'cheers',
+    'much',
+    'so',
+    'a',
+    'lot',
+    'many',
+    'very',
+    'you',
+    'that',
+    's',
+    'is',
+    'all',
+    'it',
+    'was',
+    'helpful',
+    'great',
+    'perfect',
+    'awesome',
+    'ok',
+    'okay',
+    'got',
+    'gracias',
+    'muchas',
+    'danke',
+    'vielen',
+    'dank',
+    'schon',
+    'merci',
+    'beaucoup',
+    'obrigado',
+    'obrigada',
+    'grazie',
+    'mille',
+    'appreciate',
+    'appreciated',
+    'i',
+    'really',
+    'for',
+    'the',
+    'help',
+    'your',
+    'no',
+    'more',
+    'questions',
+    'nothing',
+    'else',
+  ],
+  goodbye: [
+    'bye',
+    'goodbye',
+    'cya',
+    'see',
+    'you',
+    'later',
+    'ya',
+    'have',
+    'a',
+    'nice',
+    'good',
+    'day',
+    'ok',
+    'okay',
+    'adios',
+    'tschuss',
+    'au',
+    'revoir',
+    'ciao',
+    'tchau',
+  ],
+  praise: [
+    'you',
+    're',
+    'are',
+    'great',
+    'awesome',
+    'the',
+    'best',
+    'amazing',
+    'helpful',
+    'so',
+    'very',
+    'nice',
+    'cool',
+    'love',
+    'it',
+    'this',
+    'bot',
+    'wonderful',
+    'brilliant',
+  ],
+};
+
+/** Words that only small talk of that kind has: a message needs one of them to be of that kind. */
+const MARKS: Record<SmallTalk, readonly string[]> = {
+  greeting: [
+    'hi',
+    'hello',
+    'hey',
+    'heya',
+    'hiya',
+    'yo',
+    'howdy',
+    'greetings',
+    'morning',
+    'afternoon',
+    'evening',
+    'hola',
+    'buenas',
+    'buenos',
+    'hallo',
+    'guten',
+    'servus',
+    'moin',
+    'bonjour',
+    'salut',
+    'bonsoir',
+    'coucou',
+    'ola',
+    'ciao',
+    'buongiorno',
+    'sup',
+  ],
+  thanks: [
+    'thanks',
+    'thank',
+    'thx',
+    'ty',
+    'tysm',
+    'cheers',
+    'gracias',
+    'danke',
+    'dank',
+    'merci',
+    'obrigado',
+    'obrigada',
+    'grazie',
+    'appreciate',
+    'appreciated',
+  ],
+  goodbye: ['bye', 'goodbye', 'cya', 'later', 'adios', 'tschuss', 'revoir', 'tchau'],
+  praise: ['great', 'awesome', 'best', 'amazing', 'wonderful', 'brilliant', 'love'],
+};
+
+/** The longest message still taken for small talk, in words. */
+const MAX_WORDS = 8;
+
+const wordsOf = (message: string): string[] =>
+  message
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+const ALL = new Set(Object.values(WORDS).flat());
+
+/** The kind of small talk the message is, or null when it asks or says something more. */
+export const smallTalkOf = (message: string): SmallTalk | null => {
+  const words = wordsOf(message);
+  if (words.length === 0 || words.length > MAX_WORDS || !words.every((w) => ALL.has(w))) return null;
+  // Thanks and goodbyes first: "ok thanks, bye" closes a conversation more than it greets.
+  return (['thanks', 'goodbye', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w))) ?? null;
+};
+
+const REPLIES: Record<Tone, Record<SmallTalk, string>> = {
+  professional: {
+    greeting: 'Hello, thank you for reaching out. How can I help you today?',
+    thanks: 'You are welcome. Is there anything else I can help you with?',
+    goodbye: 'Thank you for contacting us. Have a good day.',
+    praise: 'Thank you for the kind words. How else can I help?',
+  },
+  friendly: {
+    greeting: 'Hi there! How can I help you today?',
+    thanks: "You're welcome! Anything else I can help with?",
+    goodbye: 'Bye for now, have a great day!',
+    praise: "Thank you, that's kind of you! What else can I help with?",
+  },
+  casual: {
+    greeting: 'Hey! What can I do for you?',
+    thanks: 'No problem! Anything else?',
+    goodbye: 'See ya!',
+    praise: 'Thanks! Anything else?',
+  },
+};
+
+/** The short, tone-matched reply to small talk. */
+export const smallTalkReply = (kind: SmallTalk, tone: Tone): string => (REPLIES[tone] ?? REPLIES.friendly)[kind];

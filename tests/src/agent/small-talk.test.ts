@@ -1,0 +1,39 @@
+import t from 'tap';
+import { smallTalkOf, smallTalkReply, withoutContactDetails } from '@support/agent';
+
+t.test('small talk: greetings, thanks, goodbyes and praise in several languages; a question is never small talk', async (t) => {
+  const cases: [string, ReturnType<typeof smallTalkOf>][] = [
+    ['hi there!', 'greeting'],
+    ['Hello 👋', 'greeting'],
+    ['good morning', 'greeting'],
+    ['Buenos días', 'greeting'],
+    ['Bonjour', 'greeting'],
+    ['thanks, that is all!', 'thanks'],
+    ['Thank you so much', 'thanks'],
+    ['ok thanks bye', 'thanks'],
+    ['Danke schön', 'thanks'],
+    ['merci beaucoup', 'thanks'],
+    ['ok bye', 'goodbye'],
+    ['see you later', 'goodbye'],
+    ["you're awesome", 'praise'],
+    ['hi, how do I reset my password?', null],
+    ['thanks, but how much is the Plus plan?', null],
+    ['how are you', null],
+    ['ok', null],
+    ['', null],
+    ['hello hello hello hello hello hello hello hello hello', null],
+  ];
+  t.strictSame(
+    cases.map(([message]) => [message, smallTalkOf(message)]),
+    cases,
+  );
+  t.match(smallTalkReply('greeting', 'professional'), /^Hello, thank you/);
+  t.match(smallTalkReply('thanks', 'casual'), /No problem/);
+});
+
+t.test('contact details are not question words', async (t) => {
+  t.equal(
+    withoutContactDetails('my email is carol.lead@example.net, call +1 (555) 010-9999 about order 12345').replace(/\s+/g, ' '),
+    'my email is , call about order 12345',
+  );
+});
