@@ -21,6 +21,8 @@ export interface HistoryEntry {
 
 export interface Question {
   settings: AnswerSettings;
+  /** The business the agent speaks for (the workspace's name). */
+  business?: string;
   /** The customer's message of this turn. */
   message: string;
   /** Earlier messages of the conversation, oldest first (this turn's message not included). */

@@ -98,7 +98,7 @@ export class AgentTurns {
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
     const customerMessageId = ids.next(ID_PREFIX.message);
     const turn = { id: ids.next('turn_') };
-    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message, ids);
+    const { outcome, answer } = await this.decide(ctx.workspaceId, settings, turn, existing?.state ?? null, history, input.message, ids, workspace.name);
     const turnId = turn.id;
     // The tier that answered: the configured one, or `essential` when the offline responder stood in for the model.
     const answeredBy = outcome.kind === 'reply' ? outcome.model_tier : tier;
@@ -173,6 +173,7 @@ export class AgentTurns {
     history: { sender_type: string; content: string; created_at: string }[],
     message: string,
     ids: Pick<Deps['ids'], 'next'>,
+    business: string,
   ): Promise<{ outcome: TurnOutcome; answer: Answer | null }> {
     const none = { outcome: { kind: 'none' } as TurnOutcome, answer: null };
     if (state && !aiMayReply(state)) return none;
@@ -212,6 +213,7 @@ export class AgentTurns {
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     const answer = await this.parts.responder.answer({
       settings,
+      business,
       message: asked,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
       // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
