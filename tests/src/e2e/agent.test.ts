@@ -249,8 +249,8 @@ t.test('POST /agent/search: passages best first, top_k, never a draft or AI-disa
   t.equal(r.status, 200);
   t.match(r.body, { object: 'list', has_more: false, next_cursor: null });
   t.ok(r.body.data.length >= 1);
-  t.strictSame(Object.keys(r.body.data[0]).sort(), ['filename', 'knowledge_base_id', 'object', 'text']);
-  t.match(r.body.data[0], { object: 'knowledge_result', knowledge_base_id: kbId(1), filename: 'Refund policy' });
+  t.strictSame(Object.keys(r.body.data[0]).sort(), ['filename', 'is_public', 'knowledge_base_id', 'object', 'text', 'type']);
+  t.match(r.body.data[0], { object: 'knowledge_result', knowledge_base_id: kbId(1), filename: 'Refund policy', type: 'public_article', is_public: true });
   t.notOk(r.body.data.some((d: { knowledge_base_id: string }) => d.knowledge_base_id === kbId(4) || d.knowledge_base_id === kbId(5)));
   t.equal((await ws.api.post('/agent/search', { query: 'business days', top_k: 1 })).body.data.length, 1);
   expectError(t, await ws.api.post('/agent/search', { query: '' }), 400);
