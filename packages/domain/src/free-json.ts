@@ -61,8 +61,9 @@ const stringProblem = (s: string): string | null => {
  * The first part of `value` outside the limits, or null. Iterative, depth checked before
  * descending, so no input (10,000 levels, 100,000 keys) can exhaust the stack.
  */
-export const freeJsonProblem = (value: unknown): FreeJsonProblem | null => {
-  const stack: { value: unknown; path: string[]; depth: number; inArray: boolean }[] = [{ value, path: [], depth: 0, inArray: false }];
+export const freeJsonProblem = (value: unknown, opts: { inArray?: boolean } = {}): FreeJsonProblem | null => {
+  // `inArray`: the value is an item of an array (an attachment), so it must not be an array itself.
+  const stack: { value: unknown; path: string[]; depth: number; inArray: boolean }[] = [{ value, path: [], depth: 0, inArray: opts.inArray ?? false }];
   while (stack.length > 0) {
     const { value: v, path, depth, inArray } = stack.pop()!;
     if (v === null || typeof v === 'boolean') continue;

@@ -4,7 +4,18 @@ import t from 'tap';
 import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
 
 const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: { id: `${articleId}#${n}`, index: n, articleId, workspaceId: 'ws_1', title, heading, text, type: 'public_article', isPublic: true, customerFacing: true },
+  passage: {
+    id: `${articleId}#${n}`,
+    index: n,
+    articleId,
+    workspaceId: 'ws_1',
+    title,
+    heading,
+    text,
+    type: 'public_article',
+    isPublic: true,
+    customerFacing: true,
+  },
   score,
 });
 
@@ -251,7 +262,7 @@ t.test('custom instructions are ignored by the offline responder', async (t) => 
   t.strictSame(instructed, plain);
 });
 
-t.test('answer text is readable: whole sentences, lists kept with their lead-in, no headings, code or tables', async (t) => {
+t.test('answer text is readable: whole sentences, lists kept with their lead-in, table rows as sentences, no headings or code', async (t) => {
   // Given a passage written in markdown
   const passage = hit(
     'art_exp',
@@ -278,11 +289,14 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
   );
   // When asked in detail
   const answer = await ask(question({ message: 'How do I export my sales?', hits: [passage] }, { response_length: 'detailed', tone: 'casual' }));
-  // Then the lead-in keeps its steps, as sentences, and nothing else of the markup remains
+  // Then the lead-in keeps its steps, as sentences, a table row reads as a sentence named by its header, and nothing else of the markup remains
   t.strictSame(
     answer.messages,
-    ['Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you. Anything else?'],
-    'one bubble: two matching sentences fit in it',
+    [
+      'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you.',
+      'CSV: Size small. Anything else?',
+    ],
+    'the two matching sentences in one bubble, the table row after them',
   );
   t.strictSame(answer.sources, ['Exporting your sales']);
 });
@@ -290,12 +304,25 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
 t.test('on the labelled fixture: readable, deterministic, mostly right, mostly silent off-topic', async (t) => {
   // Given the fixture knowledge base indexed as the service does, and its labelled questions
   const dir = path.resolve(__dirname, '../../fixtures/knowledge');
-  const articles: { id: string; title: string; content: string; status?: 'draft' | 'published'; ai_agent_enabled?: boolean; type?: 'public_article' | 'internal_article' }[] = JSON.parse(
-    readFileSync(path.join(dir, 'articles.json'), 'utf8'),
-  );
+  const articles: {
+    id: string;
+    title: string;
+    content: string;
+    status?: 'draft' | 'published';
+    ai_agent_enabled?: boolean;
+    type?: 'public_article' | 'internal_article';
+  }[] = JSON.parse(readFileSync(path.join(dir, 'articles.json'), 'utf8'));
   const questions: LabelledQuestion[] = JSON.parse(readFileSync(path.join(dir, 'questions.json'), 'utf8'));
   const index = new KnowledgeIndex();
-  for (const a of articles) index.upsert({ type: 'public_article', is_public: true, ...a, workspace_id: 'ws_fx', status: a.status ?? 'published', ai_agent_enabled: a.ai_agent_enabled ?? true });
+  for (const a of articles)
+    index.upsert({
+      type: 'public_article',
+      is_public: true,
+      ...a,
+      workspace_id: 'ws_fx',
+      status: a.status ?? 'published',
+      ai_agent_enabled: a.ai_agent_enabled ?? true,
+    });
   const titles = new Map(articles.map((a) => [a.id, a.title]));
 
   // When each question is answered (balanced, the turn's 8 passages)

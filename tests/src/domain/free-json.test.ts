@@ -38,3 +38,8 @@ t.test('property: generated objects within the limits pass; one violation anywhe
     300,
   );
 });
+
+t.test('an item of an array (an attachment) must not be an array itself', async (t) => {
+  t.strictSame(freeJsonProblem([1, 2], { inArray: true }), { path: [], message: 'must not be an array directly inside an array (put it in an object)' });
+  t.strictSame(freeJsonProblem({ list: [1, 2] }, { inArray: true }), null);
+});

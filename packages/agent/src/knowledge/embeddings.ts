@@ -154,6 +154,13 @@ export class Reranker {
     );
   }
 
+  /** Cosine similarity of a query and each text (a sentence of an answer, say). */
+  async textSimilarities(query: string, texts: readonly string[]): Promise<number[]> {
+    const [q] = await this.embed([query]);
+    const vs = await this.embed(texts);
+    return vs.map((v) => dot(q, v));
+  }
+
   /** Cosine similarity of a query and each passage (embeddings are unit length). */
   async similarities(query: string, passages: readonly Passage[]): Promise<number[]> {
     const [q] = await this.embed([query]);

@@ -138,10 +138,25 @@ interface Unit {
   index: number;
 }
 
-/** The readable sentences of a passage in order; headings, code blocks, tables and rules left out. */
+const cellsOf = (row: string): string[] =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => plain(c.trim()));
+
+/** A table row as a sentence, its cells named by the header's: `Plus: UK £4.49 per month; Canada CA$6.49 per month.` */
+const rowSentence = (header: string[], cells: string[]): string => {
+  const [first, ...rest] = cells;
+  const named = rest.map((c, i) => (header[i + 1] ? `${header[i + 1]} ${c}` : c)).filter((c) => c.trim() !== '');
+  return sentenceEnd(`${first}: ${named.join('; ')}`);
+};
+
+/** The readable sentences of a passage in order (a table's rows as sentences); headings, code blocks and rules left out. */
 export const sentencesOf = (text: string): string[] => {
   const units: string[] = [];
   let lead: { text: string; items: string[] } | null = null;
+  let table: string[] | null = null;
   const flush = () => {
     if (lead) {
       units.push(lead.items.length > 0 ? `${lead.text} ${lead.items.join(' ')}` : lead.text.replace(/:$/, '.'));
@@ -156,7 +171,16 @@ export const sentencesOf = (text: string): string[] => {
       flush();
       continue;
     }
-    if (line === '' || /^#{1,6}(\s|$)/.test(line) || /^(```|~~~)/.test(line) || /^\|/.test(line) || /^([-*_]\s*){3,}$/.test(line)) {
+    if (/^\|/.test(line)) {
+      flush();
+      if (/^\|[\s:|-]+\|?$/.test(line)) continue;
+      const cells = cellsOf(line);
+      if (table === null) table = cells;
+      else if (cells.length > 1 && cells[0] !== '') units.push(rowSentence(table, cells));
+      continue;
+    }
+    table = null;
+    if (line === '' || /^#{1,6}(\s|$)/.test(line) || /^(```|~~~)/.test(line) || /^([-*_]\s*){3,}$/.test(line)) {
       if (line !== '') flush();
       continue;
     }
@@ -262,12 +286,35 @@ export const relevantHits = (message: string, hits: readonly SearchHit[]): Searc
  */
 export class GroundedResponder implements Responder {
   async answer(question: Question): Promise<Answer> {
-    return groundedAnswer(question);
+    if (!question.similarity) return groundedAnswer(question);
+    // With the embedding model: each sentence of the relevant passages scored by its meaning's closeness to the question.
+    const texts = [...new Set(relevantHits(question.message, question.hits).flatMap((h) => unitsOf(h.passage).map((u) => u.text)))];
+    if (texts.length === 0) return groundedAnswer(question);
+    const sims = await question.similarity(texts);
+    return groundedAnswer(question, new Map(texts.map((text, i) => [text, sims[i]])));
   }
 }
 
-/** The grounded responder's answer, synchronously. */
-export const groundedAnswer = (question: Question): Answer => {
+/** A sentence within this much similarity of the best one answers too (chosen on the tuning half of tests/fixtures/eval). */
+export const UNIT_MARGIN = 0.15;
+/** How much a sentence's share of the question's words adds to its similarity. */
+export const UNIT_TERM_WEIGHT = 0.1;
+
+/**
+ * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`, a
+ * heading with a number) comes first, as a sentence.
+ */
+const unitsOf = (passage: Passage): Unit[] =>
+  analysed(passage, 'units', () => {
+    const heading = passage.heading && /\d/.test(passage.heading) ? [sentenceEnd(plain(passage.heading))] : [];
+    return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
+  });
+
+/**
+ * The grounded responder's answer, synchronously. `scores`: each sentence's similarity to the
+ * question; without them, sentences are ranked by the question's words they share.
+ */
+export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, number>): Answer => {
   const { settings } = question;
   const wording = WORDING[settings.tone] ?? WORDING.friendly;
   const judged = judgeHits(question.message, question.hits);
@@ -277,24 +324,27 @@ export const groundedAnswer = (question: Question): Answer => {
   }
 
   const asked = new Set(terms(question.message));
+  const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q)).length;
+  const score = (u: Unit) => (scores ? (scores.get(u.text) ?? 0) + (UNIT_TERM_WEIGHT * overlap(u)) / Math.max(1, asked.size) : overlap(u));
+  const best = scores ? Math.max(...relevant.flatMap((h) => unitsOf(h.passage).map(score))) : 0;
   const firstChunks: { hit: SearchHit; units: Unit[] }[] = [];
   const laterChunks: { hit: SearchHit; units: Unit[] }[] = [];
   const seen = new Set<string>();
+  const topArticle = relevant[0].passage.articleId;
   for (const hit of relevant) {
-    const units = analysed(hit.passage, 'units', () =>
-      sentencesOf(hit.passage.text).map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) })),
-    ).filter((u) => {
+    const units = unitsOf(hit.passage).filter((u) => {
       const key = u.text.toLowerCase();
       return seen.has(key) ? false : (seen.add(key), true);
     });
     if (units.length === 0) continue;
-    const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q)).length;
-    let matching = units.filter((u) => overlap(u) > 0);
-    if (matching.length === 0) matching = [units[0]];
-    const ranked = [...matching].sort((a, b) => overlap(b) - overlap(a) || a.index - b.index);
+    // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
+    let matching = scores ? units.filter((u) => score(u) >= best - UNIT_MARGIN) : units.filter((u) => overlap(u) > 0);
+    if (matching.length === 0 && !scores) matching = [units[0]];
+    const ranked = [...matching].sort((a, b) => score(b) - score(a) || a.index - b.index);
     const rest = units.filter((u) => !matching.includes(u));
     firstChunks.push(...chunk(ranked).map((units) => ({ hit, units })));
-    laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
+    // A longer answer is filled from the best article only: never padded with another article's sentences.
+    if (hit.passage.articleId === topArticle) laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
   }
   const chosen = [...firstChunks, ...laterChunks].slice(0, BUBBLES[settings.response_length] ?? BUBBLES.balanced);
   if (chosen.length === 0) {
@@ -319,14 +369,16 @@ export const groundedAnswer = (question: Question): Answer => {
     (s) => s,
   );
   const links = cited.map((h) => extractLinks(h.passage.text));
+  // A paragraph that is only an image has no sentence to cite: its image comes with its article's answer when it is relevant.
+  const citedArticleIds = new Set(cited.map((h) => h.passage.articleId));
+  const pictures = relevant
+    .filter((h) => citedArticleIds.has(h.passage.articleId) && !cited.includes(h) && unitsOf(h.passage).length === 0)
+    .map((h) => extractLinks(h.passage.text).images);
   const buttons = distinctBy(
     links.flatMap((l) => l.buttons),
     (b) => b.url,
   ).slice(0, ANSWER_LIMITS.buttons);
-  const images = distinctBy(
-    links.flatMap((l) => l.images),
-    (i) => i,
-  ).slice(0, ANSWER_LIMITS.images);
+  const images = distinctBy([...links.flatMap((l) => l.images), ...pictures.flat()], (i) => i).slice(0, ANSWER_LIMITS.images);
 
   const citedArticles = new Set(cited.map((h) => h.passage.articleId));
   const citedTitles = new Set(sources);

@@ -29,6 +29,8 @@ export interface Question {
   history: readonly HistoryEntry[];
   /** Passages retrieved for the message, best first. */
   hits: readonly SearchHit[];
+  /** The meaning-similarity of each text to the question (the embedding model), when it runs: picks the sentences that answer. */
+  similarity?: (texts: readonly string[]) => Promise<number[]>;
 }
 
 /** The answer fields of spec 2.7, plus whether it rests on the knowledge base. */

@@ -63,6 +63,12 @@ export class KnowledgeFeed {
     return searchWithReranker(this.index, this.reranker, workspaceId, query, topK, scope);
   }
 
+  /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */
+  similarityTo(query: string): ((texts: readonly string[]) => Promise<number[]>) | undefined {
+    const reranker = this.reranker;
+    return reranker ? (texts) => reranker.textSimilarities(query, texts) : undefined;
+  }
+
   /** Waits, bounded, until the index has seen the log up to `target`; false on time-out. */
   waitFor(target: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(this.position, target) >= 0) return Promise.resolve(true);

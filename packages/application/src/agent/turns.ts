@@ -2,6 +2,7 @@ import {
   Answer,
   abuseVerdict,
   findLead,
+  followUpQuery,
   HistoryEntry,
   Lead,
   matchKeyword,
@@ -200,8 +201,9 @@ export class AgentTurns {
       };
       return { outcome, answer: { messages: [reply], quick_replies: [], buttons: [], images: [], sources: [], grounded: true } };
     }
-    // Contact details (a lead) are not words of the question.
-    const asked = withoutContactDetails(message);
+    // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the message before it.
+    const previous = [...history].reverse().find((m) => m.sender_type === 'customer')?.content ?? null;
+    const asked = followUpQuery(withoutContactDetails(message), previous && withoutContactDetails(previous));
     const { escalation } = settings;
     if (escalation.enabled) {
       const keyword = matchKeyword(message, escalation.keywords);
@@ -218,6 +220,7 @@ export class AgentTurns {
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
       // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
       hits: await this.parts.knowledge.search(workspaceId, asked, TURN_HITS, { customerFacing: true }),
+      similarity: this.parts.knowledge.similarityTo(asked),
     });
     if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
     if (answer.messages.length === 0) return none;

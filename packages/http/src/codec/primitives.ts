@@ -150,6 +150,7 @@ export const JSON_VALUE_SCHEMA: JsonSchema = {
 };
 
 const FREE_VALUE = { $ref: '#/components/schemas/FreeJsonValue' };
+const FREE_ITEM = { $ref: '#/components/schemas/FreeJsonItem' };
 const FREE_KEY: JsonSchema = {
   minLength: 1,
   maxLength: FREE_JSON_LIMITS.keyLength,
@@ -163,9 +164,15 @@ export const FREE_JSON_VALUE_SCHEMA: JsonSchema = {
   anyOf: [
     { type: ['null', 'boolean', 'number'] },
     { type: 'string', maxLength: FREE_JSON_LIMITS.stringLength, pattern: '^[^\\u0000]*$' },
-    { type: 'array', maxItems: FREE_JSON_LIMITS.items, items: FREE_VALUE },
+    { type: 'array', maxItems: FREE_JSON_LIMITS.items, items: FREE_ITEM },
     { type: 'object', maxProperties: FREE_JSON_LIMITS.keys, propertyNames: FREE_KEY, additionalProperties: FREE_VALUE },
   ],
+};
+
+/** components.schemas.FreeJsonItem: an item of an array in free-form JSON: any free value but an array. */
+export const FREE_JSON_ITEM_SCHEMA: JsonSchema = {
+  description: 'An item of an array in free-form JSON: anything FreeJsonValue allows but an array (no array directly inside an array)',
+  anyOf: (FREE_JSON_VALUE_SCHEMA.anyOf as JsonSchema[]).filter((s) => s.type !== 'array'),
 };
 
 /**
@@ -176,13 +183,14 @@ export class FreeJson<A> extends t.Type<A, A, unknown> implements Described {
   constructor(
     readonly jsonSchema: JsonSchema,
     objectOnly: boolean,
+    inArray = false,
   ) {
     super(
       objectOnly ? 'object' : 'unknown',
-      (u): u is A => (!objectOnly || isPlainObject(u)) && freeJsonProblem(u) === null,
+      (u): u is A => (!objectOnly || isPlainObject(u)) && freeJsonProblem(u, { inArray }) === null,
       (u, c) => {
         if (objectOnly && !isPlainObject(u)) return t.failure(u, c, 'must be an object');
-        const problem = freeJsonProblem(u);
+        const problem = freeJsonProblem(u, { inArray });
         if (!problem) return t.success(u as A);
         const context = problem.path.reduce((ctx, key) => t.appendContext(ctx, key, this, undefined), c);
         return t.failure(u, context, problem.message);
@@ -207,8 +215,8 @@ export const freeObject = (description?: string) =>
     true,
   );
 
-/** Any JSON value in a request, within the same limits. */
-export const anything = (description?: string) => new FreeJson<unknown>({ ...FREE_VALUE, ...(description ? { description } : {}) }, false);
+/** Any JSON value but an array, as an item of a request's array (an agent message's attachment), within the same limits. */
+export const freeItem = (description?: string) => new FreeJson<unknown>({ ...FREE_ITEM, ...(description ? { description } : {}) }, false, true);
 
 /** A JSON object in a response (checked on the way in, or the service's own). */
 export const jsonObject = (description?: string) =>

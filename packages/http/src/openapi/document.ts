@@ -1,6 +1,6 @@
 import { envelopeSchema } from '../resources/common';
 import { operationIdOf, RouteDef } from '../route';
-import { FREE_JSON_VALUE_SCHEMA, JSON_VALUE_SCHEMA } from '../codec/primitives';
+import { FREE_JSON_ITEM_SCHEMA, FREE_JSON_VALUE_SCHEMA, JSON_VALUE_SCHEMA } from '../codec/primitives';
 import { JsonSchema } from '../codec/schema';
 import { toSchema } from './to-schema';
 
@@ -119,7 +119,13 @@ export const openApiDocument = (
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
-      schemas: { Error: envelopeSchema, JsonValue: JSON_VALUE_SCHEMA, FreeJsonValue: FREE_JSON_VALUE_SCHEMA, ...info.extraSchemas },
+      schemas: {
+        Error: envelopeSchema,
+        JsonValue: JSON_VALUE_SCHEMA,
+        FreeJsonValue: FREE_JSON_VALUE_SCHEMA,
+        FreeJsonItem: FREE_JSON_ITEM_SCHEMA,
+        ...info.extraSchemas,
+      },
       // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([c, description]) => [

@@ -7,7 +7,7 @@ import {
   AgentPatchBody,
   AgentResource,
   AgentResponseResource,
-  anything,
+  freeItem,
   arrayOf,
   bool,
   int,
@@ -33,7 +33,7 @@ export const turnBody = struct(
   {
     conversation_id: str({ min: 1, max: 100, description: 'An api conversation to continue; omitted: a new one' }),
     customer: customerInput,
-    attachments: arrayOf(anything('Shape not specified; kept as given'), { max: 20 }),
+    attachments: arrayOf(freeItem('Shape not specified; kept as given (any JSON value but an array)'), { max: 20 }),
   },
   { title: 'agent_message' },
 );
