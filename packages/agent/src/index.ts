@@ -5,6 +5,7 @@ export * from './rules/lead';
 export * from './rules/abuse';
 export * from './rules/small-talk';
 export * from './rules/follow-up';
+export * from './rules/handoff';
 export { GroundedResponder, groundedAnswer, relevantHits } from './responders/grounded';
 export { LlmResponder, LlmResponderOptions } from './responders/llm';
 export { terms, tokenize, stem, STOP_WORDS } from './knowledge/text';

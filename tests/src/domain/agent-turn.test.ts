@@ -47,7 +47,7 @@ const replied: ConversationEvent = {
   data: { conversation_id: 'conv_1', turn_id: 'turn_1', message_ids: ['msg_2'], credits_used: 1, model_tier: 'essential', sources: ['Refunds'] },
 };
 const assigned = (assignee: string | null): ConversationEvent => ({ type: 'conversation.updated', data: { id: 'conv_1', changes: { assignee } } });
-const escalated = (reason: 'keyword' | 'after_replies' | 'no_answer', keyword: string | null = null): ConversationEvent => ({
+const escalated = (reason: 'keyword' | 'after_replies' | 'no_answer' | 'customer_asked', keyword: string | null = null): ConversationEvent => ({
   type: 'agent.escalated',
   data: { id: 'conv_1', reason, keyword },
 });
@@ -64,10 +64,16 @@ t.test('a human assignee keeps the agent silent: only the customer message is re
     .then(t, [msg('msg_1', 'customer', 'How do refunds work?')]),
 );
 
-t.test('escalation: the assignee leaves ai and agent.escalated is recorded', async (t) =>
+t.test('escalation: the hand-over bubble, the assignee leaves ai and agent.escalated is recorded', async (t) =>
   given([created(), assigned('ai')])
-    .when(turn({ kind: 'escalate', reason: 'keyword', keyword: 'human' }))
-    .then(t, [msg('msg_1', 'customer', 'How do refunds work?'), assigned(null), escalated('keyword', 'human')]),
+    .when(turn({ kind: 'escalate', reason: 'keyword', keyword: 'human', handoff: { id: 'msg_2', content: 'A person takes over.' } }))
+    .then(t, [msg('msg_1', 'customer', 'How do refunds work?'), msg('msg_2', 'ai', 'A person takes over.'), assigned(null), escalated('keyword', 'human')]),
+);
+
+t.test('escalation because the customer asked, without a bubble: the reason is recorded', async (t) =>
+  given([created()])
+    .when(turn({ kind: 'escalate', reason: 'customer_asked', keyword: null, handoff: null }))
+    .then(t, [msg('msg_1', 'customer', 'How do refunds work?'), escalated('customer_asked')]),
 );
 
 t.test('after an escalation the agent stays silent, until the conversation is assigned to ai again', async (t) => {

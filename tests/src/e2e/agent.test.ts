@@ -129,7 +129,8 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
   await enableAgent(w, { escalation: { enabled: true } });
   const before = await credits(w.workspaceId);
   const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
-  t.match(r, { escalated: true, messages: [], sources: [], credits_used: 0 });
+  t.strictSame([r.escalated, r.escalation_reason, r.sources, r.credits_used, r.messages.length], [true, 'no_answer', [], 0, 1]);
+  t.match(r.messages[0], /person on our team/, 'one bubble says a person takes over, in the tone');
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
   t.not(conv.assignee, 'ai');
   const recorded = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated');
@@ -174,16 +175,22 @@ t.test('escalation by keyword (case and accents ignored, whole words) and after 
   await importArticles(dir, w, ownArticles());
   await enableAgent(w, { escalation: { enabled: true, keywords: ['humain', 'real person'], after_replies: 2 } });
   const k = (await w.api.post('/agent/messages', { message: 'Je veux un HÚMAIN, pas un robot' })).body;
-  t.match(k, { escalated: true, messages: [], credits_used: 0 });
+  t.strictSame([k.escalated, k.escalation_reason, k.credits_used, k.messages.length], [true, 'keyword', 0, 1]);
   t.equal((await w.api.post('/agent/messages', { message: 'is refund humaine? ' + REFUND_Q })).body.escalated, false, 'not inside a longer word');
   const first = (await w.api.post('/agent/messages', { message: REFUND_Q })).body;
   const id = first.conversation_id;
   t.equal(first.credits_used, 1);
   t.equal((await w.api.post('/agent/messages', { message: 'How long does standard shipping take?', conversation_id: id })).body.credits_used, 1);
   const third = (await w.api.post('/agent/messages', { message: 'How do I reset my password?', conversation_id: id })).body;
-  t.match(third, { escalated: true, messages: [], credits_used: 0 }, 'after_replies = 2 reached');
+  t.strictSame(
+    [third.escalated, third.escalation_reason, third.credits_used, third.messages.length],
+    [true, 'after_replies', 0, 1],
+    'after_replies = 2 reached',
+  );
+  const asked = (await w.api.post('/agent/messages', { message: 'Can I speak with someone on your staff about my refund?' })).body;
+  t.strictSame([asked.escalated, asked.escalation_reason, asked.credits_used], [true, 'customer_asked', 0], 'the customer asked for a person');
   const reasons = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated').map((e) => e.data.reason);
-  t.strictSame(reasons, ['keyword', 'after_replies']);
+  t.strictSame(reasons, ['keyword', 'after_replies', 'customer_asked']);
 });
 
 t.test('a human assignee holds the conversation: 200 with no reply and nothing charged', async (t) => {

@@ -26,9 +26,10 @@ export const recordedTurn = async (
     (r) => (r.metadata as { idempotency_key?: unknown } | null)?.idempotency_key === key,
   );
   const replied = recorded.find((r) => r.type === 'agent.replied')?.data as Replied | undefined;
-  const bubbles = new Set(replied?.message_ids ?? []);
+  const escalated = recorded.find((r) => r.type === 'agent.escalated')?.data as { reason: TurnResult['escalation_reason'] } | undefined;
+  // The turn's reply bubbles, or its hand-over bubble: the agent's messages of this request.
   const messages = recorded
-    .filter((r) => r.type === 'message.created' && bubbles.has((r.data as { id: string }).id))
+    .filter((r) => r.type === 'message.created' && (r.data as { sender_type: string }).sender_type === 'ai')
     .map((r) => (r.data as { content: string }).content);
   return {
     conversation_id: conversationId,
@@ -37,7 +38,8 @@ export const recordedTurn = async (
     buttons: [],
     images: [],
     sources: replied?.sources ?? [],
-    escalated: recorded.some((r) => r.type === 'agent.escalated'),
+    escalated: escalated !== undefined,
+    escalation_reason: escalated?.reason ?? null,
     credits_used: replied?.credits_used ?? 0,
     model_tier: replied?.model_tier ?? tier,
     position,

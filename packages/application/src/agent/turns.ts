@@ -1,8 +1,10 @@
 import {
   Answer,
   abuseVerdict,
+  asksForPerson,
   findLead,
   followUpQuery,
+  handoffReply,
   HistoryEntry,
   Lead,
   matchKeyword,
@@ -11,7 +13,19 @@ import {
   smallTalkReply,
   withoutContactDetails,
 } from '@support/agent';
-import { AgentSettings, aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, planLimitError, tiersOf, TurnOutcome } from '@support/domain';
+import {
+  AgentSettings,
+  aiMayReply,
+  ConversationState,
+  CREDITS_PER_REPLY,
+  ESCALATION_REASONS,
+  ID_PREFIX,
+  planLimitError,
+  tiersOf,
+  TurnOutcome,
+} from '@support/domain';
+
+type EscalationReason = (typeof ESCALATION_REASONS)[number];
 import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
@@ -41,6 +55,8 @@ export interface TurnResult {
   images: string[];
   sources: string[];
   escalated: boolean;
+  /** Why the agent handed over in this turn, or null. */
+  escalation_reason: EscalationReason | null;
   credits_used: number;
   model_tier: AgentSettings['model_tier'];
   position: Position | null;
@@ -138,14 +154,16 @@ export class AgentTurns {
     // The same request raced its own retry, which recorded the turn first: answer that turn.
     if (replayed && position) return recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, position);
     const shown = replied && answer ? answer : NO_REPLY;
+    const handedOver = escalated && outcome.kind === 'escalate' ? outcome : null;
     return {
       conversation_id: conversationId,
-      messages: shown.messages,
+      messages: handedOver?.handoff ? [handedOver.handoff.content] : shown.messages,
       quick_replies: shown.quick_replies,
       buttons: shown.buttons,
       images: shown.images,
       sources: shown.sources,
       escalated,
+      escalation_reason: handedOver?.reason ?? null,
       credits_used: replied ? cost : 0,
       model_tier: answeredBy,
       position,
@@ -205,11 +223,17 @@ export class AgentTurns {
     const previous = [...history].reverse().find((m) => m.sender_type === 'customer')?.content ?? null;
     const asked = followUpQuery(withoutContactDetails(message), previous && withoutContactDetails(previous));
     const { escalation } = settings;
+    // A hand-over tells the customer, in one free bubble, that a person takes over.
+    const handOver = (reason: EscalationReason, keyword: string | null) => ({
+      outcome: { kind: 'escalate', reason, keyword, handoff: { id: ids.next(ID_PREFIX.message), content: handoffReply(settings.tone) } } as TurnOutcome,
+      answer: null,
+    });
     if (escalation.enabled) {
       const keyword = matchKeyword(message, escalation.keywords);
-      if (keyword !== null) return { outcome: { kind: 'escalate', reason: 'keyword', keyword }, answer: null };
+      if (keyword !== null) return handOver('keyword', keyword);
+      if (asksForPerson(message)) return handOver('customer_asked', null);
       if (escalation.after_replies !== null && state?.exists && state.ai_replies >= escalation.after_replies) {
-        return { outcome: { kind: 'escalate', reason: 'after_replies', keyword: null }, answer: null };
+        return handOver('after_replies', null);
       }
     }
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
@@ -222,7 +246,7 @@ export class AgentTurns {
       hits: await this.parts.knowledge.search(workspaceId, asked, TURN_HITS, { customerFacing: true }),
       similarity: this.parts.knowledge.similarityTo(asked),
     });
-    if (!answer.grounded && escalation.enabled) return { outcome: { kind: 'escalate', reason: 'no_answer', keyword: null }, answer: null };
+    if (!answer.grounded && escalation.enabled) return handOver('no_answer', null);
     if (answer.messages.length === 0) return none;
     const replies = answer.messages.map((content) => ({ id: ids.next(ID_PREFIX.message), content }));
     const answeredBy = answer.fallback ? 'essential' : settings.model_tier;

@@ -29,7 +29,8 @@ export type TurnOutcome =
       model_tier: 'essential' | 'pro' | 'ultra';
       sources: string[];
     }
-  | { kind: 'escalate'; reason: (typeof ESCALATION_REASONS)[number]; keyword: string | null }
+  /** `handoff`: the bubble telling the customer a person takes over (free). */
+  | { kind: 'escalate'; reason: (typeof ESCALATION_REASONS)[number]; keyword: string | null; handoff: { id: string; content: string } | null }
   | { kind: 'none' };
 
 export type ConversationCommand =
@@ -112,6 +113,19 @@ const agentTurn = (state: Extract<ConversationState, { exists: true }>, command:
     });
   }
   if (outcome.kind === 'escalate') {
+    if (outcome.handoff)
+      events.push(
+        messageEvent(state, {
+          id: outcome.handoff.id,
+          sender_type: 'ai',
+          sender_id: null,
+          content: outcome.handoff.content,
+          visibility: 'public',
+          attachments: [],
+          channel_metadata: {},
+          client_message_id: null,
+        }),
+      );
     if (state.assignee !== null) events.push({ type: 'conversation.updated', data: { id: state.id, changes: { assignee: null } } });
     events.push({ type: 'agent.escalated', data: { id: state.id, reason: outcome.reason, keyword: outcome.keyword } });
   }

@@ -78,13 +78,13 @@ export const AgentReplied = eventCodec(
     sources: t.array(t.string),
   }),
 );
-export const ESCALATION_REASONS = ['keyword', 'after_replies', 'no_answer'] as const;
+export const ESCALATION_REASONS = ['keyword', 'after_replies', 'no_answer', 'customer_asked'] as const;
 /** The agent handed the conversation to a human (spec 6.1 `agent.escalated`). */
 export const AgentEscalated = eventCodec(
   'agent.escalated',
   t.type({
     id: t.string,
-    reason: t.keyof({ keyword: null, after_replies: null, no_answer: null }),
+    reason: t.keyof({ keyword: null, after_replies: null, no_answer: null, customer_asked: null }),
     keyword: nullable(t.string),
   }),
 );

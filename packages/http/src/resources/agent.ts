@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { AgentSettings, CHANNELS, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '@support/domain';
+import { AgentSettings, CHANNELS, ESCALATION_REASONS, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '@support/domain';
 import { arrayOf, bool, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { NOT_BLANK_SCHEMA, withSchema } from '../codec/schema';
 import { struct } from '../codec/struct';
@@ -79,7 +79,13 @@ export const AgentResponseResource = struct(
     buttons: arrayOf(struct({ text: str(), url: str({ format: 'uri' }) }, {}, { title: 'button' })),
     images: arrayOf(str()),
     sources: arrayOf(str({ description: 'Title of a cited knowledge base article' })),
-    escalated: bool('True when the agent handed the conversation to a human in this turn'),
+    escalated: bool('True when the agent handed the conversation to a human in this turn (messages then holds the one hand-over bubble)'),
+    escalation_reason: nullable(
+      oneOf(
+        ESCALATION_REASONS,
+        'Why it handed over: an escalation keyword, the after_replies limit, no answer in the help centre, or the customer asked for a person',
+      ),
+    ),
     credits_used: int({ min: 0, description: '0 when no billable reply was produced' }),
     model_tier: oneOf(MODEL_TIERS),
   },

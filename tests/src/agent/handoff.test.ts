@@ -1,0 +1,21 @@
+import t from 'tap';
+import { asksForPerson, handoffReply } from '@support/agent';
+
+t.test('a customer asking for a person, in several languages; a question about people is not', async (t) => {
+  const cases: [string, boolean][] = [
+    ['Can I talk to a human?', true],
+    ['I want to speak with someone on your staff', true],
+    ['get me a real person', true],
+    ['human please', true],
+    ['¿Puedo hablar con una persona?', true],
+    ['Ich möchte mit einem Menschen sprechen', true],
+    ['Je veux parler à un conseiller', true],
+    ['How many people can use one account?', false],
+    ['Is the camera able to detect a person?', false],
+  ];
+  t.strictSame(
+    cases.map(([m]) => [m, asksForPerson(m)]),
+    cases,
+  );
+  t.match(handoffReply('professional'), /member of our team/);
+});
