@@ -36,7 +36,7 @@ const setUp = async (t: Test) => {
 
 t.test('a human who takes the conversation over mid-turn wins: no reply, the charge is refunded', async (t) => {
   const { app, ctx, responder, balance, ledger } = await setUp(t);
-  const first = await app.agentTurns.turn(ctx, { message: 'hello' });
+  const first = await app.agentTurns.turn(ctx, { message: 'How do refunds work?' });
   t.strictSame(first.messages, REPLY.messages);
   t.equal(await balance(), 9);
   responder.during = () => app.conversations.update(ctx, first.conversation_id, { assignee: 'user_1' }).then(() => undefined);
@@ -51,7 +51,7 @@ t.test('a human who takes the conversation over mid-turn wins: no reply, the cha
 
 t.test('a turn whose recording fails after the charge gives the charge back and fails', async (t) => {
   const { app, ctx, responder, balance, ledger } = await setUp(t);
-  const first = await app.agentTurns.turn(ctx, { message: 'hello' });
+  const first = await app.agentTurns.turn(ctx, { message: 'How do refunds work?' });
   // A store failure after the charge, injected: the next append to the conversation throws.
   const append = app.engines.events.append.bind(app.engines.events);
   responder.during = async () => {
