@@ -1,23 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question, SearchHit } from '@support/agent';
-
-const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: {
-    id: `${articleId}#${n}`,
-    index: n,
-    articleId,
-    workspaceId: 'ws_1',
-    title,
-    heading,
-    text,
-    type: 'public_article',
-    isPublic: true,
-    customerFacing: true,
-  },
-  score,
-});
+import { Answer, AnswerSettings, GroundedResponder, KnowledgeIndex, LabelledQuestion, Question } from '@support/agent';
+import { hit } from '../support/hits';
 
 // A small knowledge base, as the index would return it for "How do I reset my password?".
 const PW_MAIN = hit(

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { Answer, AnswerSettings, LlmResponder, Question, Responder, SearchHit } from '@support/agent';
+import { hit } from '../support/hits';
 import { within } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
@@ -82,22 +83,6 @@ const responderFor = (baseUrl: string, extra: { apiKey?: string | null; timeoutM
   });
   return { responder, fallback, log };
 };
-
-const hit = (articleId: string, n: number, title: string, heading: string | null, text: string, score: number): SearchHit => ({
-  passage: {
-    id: `${articleId}#${n}`,
-    index: n,
-    articleId,
-    workspaceId: 'ws_1',
-    title,
-    heading,
-    text,
-    type: 'public_article',
-    isPublic: true,
-    customerFacing: true,
-  },
-  score,
-});
 
 const HITS: SearchHit[] = [
   hit(
