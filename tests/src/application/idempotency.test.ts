@@ -39,7 +39,9 @@ t.test('the idempotency record: proceed, retry after a failure or a lost answer,
   t.match(corrected, { kind: 'proceed', firstSeenMs: now }, 'after a 4xx the key may carry a corrected request, as a new one');
 
   now += IDEMPOTENCY_TTL_MS + 1;
-  t.match(await store.begin('ws_1', 'k', other), { kind: 'proceed', firstSeenMs: now }, 'after 24 hours the key is new again');
+  const reused = await store.begin('ws_1', 'k', other);
+  t.match(reused, { kind: 'proceed', firstSeenMs: now }, 'after 24 hours the key is new again');
+  t.not((reused as { key: string }).key, first.key, 'and its events carry another hash: the old writes are not taken for its own');
 });
 
 t.test('keyed ids: the same ids in the same order for the same key and time, ULID-shaped and time-ordered', async (t) => {

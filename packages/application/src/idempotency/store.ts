@@ -45,12 +45,13 @@ export class IdempotencyStore {
   async begin(workspaceId: string, key: string, fingerprint: string): Promise<Begin> {
     const hash = createHash('sha256').update(key).digest('hex');
     const id = `${workspaceId}:${hash}`;
-    // The events carry a hash of workspace and key: a key means nothing in another workspace.
-    const recorded = createHash('sha256').update(`${workspaceId}\n${key}`).digest('hex').slice(0, 32);
+    // The events carry a hash of workspace, key and first arrival: a key means nothing in another
+    // workspace, nor once it has expired and is used again for another request.
+    const recorded = (firstSeenMs: number) => createHash('sha256').update(`${workspaceId}\n${key}\n${firstSeenMs}`).digest('hex').slice(0, 32);
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now().getTime();
       const fresh: Entry = { id, workspace_id: workspaceId, fingerprint, first_seen_ms: now, state: 'in_flight', expires_at: now + IDEMPOTENCY_TTL_MS };
-      if (await this.entries.insert(fresh)) return { kind: 'proceed', entryId: id, key: recorded, firstSeenMs: now };
+      if (await this.entries.insert(fresh)) return { kind: 'proceed', entryId: id, key: recorded(now), firstSeenMs: now };
       const existing = await this.entries.get(id);
       if (!existing) continue;
       if (existing.expires_at <= now) {
@@ -68,7 +69,7 @@ export class IdempotencyStore {
         return { kind: 'mismatch' };
       }
       // The same request again: after a failure, or while (or after) another try of it runs.
-      return { kind: 'proceed', entryId: id, key: recorded, firstSeenMs: existing.first_seen_ms };
+      return { kind: 'proceed', entryId: id, key: recorded(existing.first_seen_ms), firstSeenMs: existing.first_seen_ms };
     }
     throw new Error('the idempotency record kept changing under this request');
   }
