@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import type { Answer, Question, Responder } from '@support/agent';
-import { Application, loadConfig, silentLogger } from '@support/application';
+import { Application, conversationAggregate, conversationStream, keyedIds, load as loadStream, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
 
 // The charge and the reply are one outcome: a turn whose reply is not recorded charges nothing.
@@ -65,3 +65,20 @@ t.test('a turn whose recording fails after the charge gives the charge back and 
   t.equal(await balance(), 9, 'nothing charged for the failed turn');
   t.strictSame(await ledger(), ['workspace.credits_charged', 'workspace.credits_charged', 'workspace.credits_refunded']);
 });
+
+t.test('under an Idempotency-Key the turn alone carries the key: its refund and its lead are still written', async (t) => {
+  const { app, ctx, responder, balance, ledger } = await setUp(t);
+  const keyed = (key: string) => ({ ...ctx, idempotencyKey: key, ids: keyedIds(key, Date.parse('2026-11-25T10:00:00Z')) });
+  // A lead in a keyed turn's message: the customer is made and linked to the conversation.
+  const first = await app.agentTurns.turn(keyed('k1'), { message: 'How do refunds work? I am dora@example.com' });
+  const { state } = await load(app, first.conversation_id);
+  t.equal(state.exists && state.customer_email, 'dora@example.com', 'the conversation shows the captured e-mail');
+  // A human takes over during a keyed turn: its charge is given back.
+  responder.during = () => app.conversations.update(ctx, first.conversation_id, { assignee: 'user_1' }).then(() => undefined);
+  await app.agentTurns.turn(keyed('k2'), { message: 'and then?', conversation_id: first.conversation_id });
+  t.equal(await balance(), 9, 'the keyed turn that recorded no reply was refunded');
+  t.strictSame(await ledger(), ['workspace.credits_charged', 'workspace.credits_charged', 'workspace.credits_refunded']);
+});
+
+const load = async (app: Application, conversationId: string) =>
+  loadStream({ events: app.engines.events }, conversationAggregate, conversationStream(conversationId));

@@ -30,7 +30,7 @@ import { Position } from '@support/eventstore';
 import { Clock } from '../clock';
 import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
 import { CustomerInput, Customers } from '../commands/customers';
-import { CommandContext, Deps, executeAll, idsOf, load, priorWrite } from '../commands/execute';
+import { CommandContext, Deps, executeAll, idsOf, load, priorWrite, withoutIdempotency } from '../commands/execute';
 import { Workspaces } from '../commands/workspaces';
 import { DomainFailure, failure } from '../errors';
 import { Logger } from '../log';
@@ -263,10 +263,12 @@ export class AgentTurns {
     customerId: string | null,
     lead: Lead,
   ): Promise<Position | null> {
+    // The turn's own append carries the request's key; the lead's writes are its consequences.
+    const plain = withoutIdempotency(ctx);
     try {
-      const captured = await this.parts.customers.captureLead(ctx, conversationId, customerId, lead);
+      const captured = await this.parts.customers.captureLead(plain, conversationId, customerId, lead);
       // The conversation shows the customer's contact details as they are now (a new customer, or an e-mail just learnt).
-      const linked = await this.parts.conversations.linkCustomer(ctx, conversationId, captured.customerId);
+      const linked = await this.parts.conversations.linkCustomer(plain, conversationId, captured.customerId);
       return linked ?? captured.position;
     } catch (err) {
       // The turn is recorded; a lead that cannot be stored (say, an address another customer

@@ -21,6 +21,14 @@ export interface CommandContext {
   ids?: Pick<IdSource, 'next'>;
 }
 
+/**
+ * The context for a request's secondary commands (a claim or its release, a charge or its
+ * refund, a lead's capture): only the command that makes the request's resource carries the
+ * key, since a second command of the same request on a stream that already has the key would
+ * be taken for a retry and skipped.
+ */
+export const withoutIdempotency = <Ctx extends CommandContext>({ idempotencyKey: _key, ...ctx }: Ctx): Omit<Ctx, 'idempotencyKey'> => ctx;
+
 /** The ids a command of this request takes. */
 export const idsOf = (deps: Pick<Deps, 'ids'>, ctx: CommandContext): Pick<IdSource, 'next'> => ctx.ids ?? deps.ids;
 

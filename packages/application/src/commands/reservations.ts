@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DomainEvent, ReservationEvent, reservationDecider } from '@support/domain';
 import { DomainFailure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load, Part } from './execute';
+import { Aggregate, CommandContext, Deps, execute, load, Part, withoutIdempotency } from './execute';
 
 const reservation: Aggregate<Parameters<typeof reservationDecider.decide>[0], ReservationEvent, { owner: string | null }> = {
   decider: reservationDecider,
@@ -46,7 +46,7 @@ export class Reservations {
     const deadline = Date.now() + ORPHAN_GRACE_MS;
     for (;;) {
       try {
-        await execute(this.deps, ctx, reservation, stream, { type: 'claim', owner });
+        await execute(this.deps, withoutIdempotency(ctx), reservation, stream, { type: 'claim', owner });
         return { ok: true };
       } catch (err) {
         if (!(err instanceof DomainFailure) || err.error.kind !== 'conflict' || typeof err.error.details?.owner !== 'string') throw err;
@@ -57,7 +57,7 @@ export class Reservations {
           continue;
         }
         try {
-          await execute(this.deps, ctx, reservation, stream, { type: 'take_over', owner, from: holder });
+          await execute(this.deps, withoutIdempotency(ctx), reservation, stream, { type: 'take_over', owner, from: holder });
           return { ok: true };
         } catch (again) {
           if (again instanceof DomainFailure && again.error.kind === 'conflict') continue;
@@ -68,6 +68,6 @@ export class Reservations {
   }
 
   async release(ctx: CommandContext, stream: string, owner: string): Promise<void> {
-    await execute(this.deps, ctx, reservation, stream, { type: 'release', owner });
+    await execute(this.deps, withoutIdempotency(ctx), reservation, stream, { type: 'release', owner });
   }
 }

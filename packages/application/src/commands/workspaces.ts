@@ -1,6 +1,6 @@
 import { ID_PREFIX, slugify, SLUG, WorkspaceCommand, workspaceDecider, WorkspaceEvent, WorkspaceState } from '@support/domain';
 import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load } from './execute';
+import { Aggregate, CommandContext, Deps, execute, load, withoutIdempotency } from './execute';
 import { Reservations, reservationStream } from './reservations';
 
 const workspace: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = { decider: workspaceDecider, codec: WorkspaceEvent };
@@ -80,7 +80,7 @@ export class Workspaces {
     return (
       await execute(
         this.deps,
-        ctx,
+        withoutIdempotency(ctx),
         workspace,
         workspaceStream(ctx.workspaceId),
         { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId },
@@ -91,7 +91,16 @@ export class Workspaces {
 
   /** Gives a charge back when its turn recorded no reply. */
   async refund(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string) {
-    return (await execute(this.deps, ctx, workspace, workspaceStream(ctx.workspaceId), { type: 'refund', amount, turn_id: turnId }, CHARGE_ATTEMPTS)).position;
+    return (
+      await execute(
+        this.deps,
+        withoutIdempotency(ctx),
+        workspace,
+        workspaceStream(ctx.workspaceId),
+        { type: 'refund', amount, turn_id: turnId },
+        CHARGE_ATTEMPTS,
+      )
+    ).position;
   }
 
   async update(ctx: CommandContext, id: string, changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string }) {
