@@ -278,10 +278,10 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
   t.strictSame(
     answer.messages,
     [
-      'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. Exports of more than a year are e-mailed to you.',
-      'CSV: Size small. Anything else?',
+      'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. CSV: Size small.',
+      'Exports of more than a year are e-mailed to you. Anything else?',
     ],
-    'the two matching sentences in one bubble, the table row after them',
+    "in the article's order: the steps, the table row, the note",
   );
   t.strictSame(answer.sources, ['Exporting your sales']);
 });
@@ -340,4 +340,37 @@ t.test('on the labelled fixture: readable, deterministic, mostly right, mostly s
   // And the labelled article is cited for most on-topic questions; most off-topic ones get "I don't know"
   t.ok(citedRight / onTopic >= 0.65, `right article cited for ${citedRight}/${onTopic} on-topic questions`);
   t.ok(refused / offTopic >= 0.5, `${refused}/${offTopic} off-topic questions answered with "I don't know"`);
+});
+
+t.test("numbered steps keep the article's order, whichever of them matched best", async (t) => {
+  // Given install steps where the question's words sit in steps 2 and 3
+  const steps = hit(
+    'art_install',
+    0,
+    'Installing the hub',
+    null,
+    [
+      '1. Unbox the hub and its power adapter.',
+      '2. Install the app and create an account.',
+      '3. Scan the code on the hub in the app.',
+      '4. Wait for the light to turn green.',
+    ].join('\n'),
+    10,
+  );
+  // When asked in detail
+  const answer = await ask(
+    question({ message: 'How do I install the app and scan the code?', hits: [steps] }, { response_length: 'detailed', tone: 'casual' }),
+  );
+  // Then the bubbles read the steps 1 to 4 in order
+  const text = answer.messages.join(' ');
+  const at = ['Unbox', 'Install the app', 'Scan the code', 'Wait for the light'].map((s) => text.indexOf(s));
+  t.ok(
+    at.every((i) => i >= 0),
+    'every step is there',
+  );
+  t.strictSame(
+    [...at].sort((a, b) => a - b),
+    at,
+    'in the order of the article',
+  );
 });

@@ -346,7 +346,7 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
     // A longer answer is filled from the best article only: never padded with another article's sentences.
     if (hit.passage.articleId === topArticle) laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
   }
-  const chosen = [...firstChunks, ...laterChunks].slice(0, BUBBLES[settings.response_length] ?? BUBBLES.balanced);
+  const chosen = inTextOrder([...firstChunks, ...laterChunks].slice(0, BUBBLES[settings.response_length] ?? BUBBLES.balanced));
   if (chosen.length === 0) {
     return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
   }
@@ -391,6 +391,26 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
     .slice(0, ANSWER_LIMITS.quickReplies);
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
+};
+
+/**
+ * The chosen bubbles with each passage's sentences back in the article's order (steps 1 to 4,
+ * never 2 and 3 then 1 and 4): the passages keep their rank, their sentences are re-cut into
+ * as many bubbles as they had.
+ */
+const inTextOrder = (chosen: { hit: SearchHit; units: Unit[] }[]): { hit: SearchHit; units: Unit[] }[] => {
+  const byPassage = new Map<string, { hit: SearchHit; units: Unit[]; bubbles: number }>();
+  for (const c of chosen) {
+    const group = byPassage.get(c.hit.passage.id) ?? { hit: c.hit, units: [], bubbles: 0 };
+    group.units.push(...c.units);
+    group.bubbles += 1;
+    byPassage.set(c.hit.passage.id, group);
+  }
+  return [...byPassage.values()].flatMap(({ hit, units, bubbles }) => {
+    const ordered = [...units].sort((a, b) => a.index - b.index);
+    const size = Math.ceil(ordered.length / bubbles);
+    return Array.from({ length: bubbles }, (_, i) => ({ hit, units: ordered.slice(i * size, (i + 1) * size) })).filter((c) => c.units.length > 0);
+  });
 };
 
 /** Units (best first) into bubbles of at most two, the second only while the bubble stays short. */
