@@ -15,6 +15,7 @@ import { COMMON_TRIGRAM_ROWS, searchWindow } from '@support/readstore/dist/searc
 import { API_QUERIES } from '../support/api-queries';
 import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
 import { until } from '../support/wait';
+import { propertySeed } from '../support/property';
 
 t.test('sqlite adapter', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rs-'));
@@ -28,8 +29,8 @@ t.test('sqlite adapter', async (t) => {
  * changes every run: FC_SEED=<the printed one> replays a failure.
  */
 const anySearch = async (t: Test, store: ReadStore) => {
-  const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-  t.comment(`fast-check seed ${seed}`);
+  const seed = propertySeed();
+  t.comment(`fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
   const name = `any_search_${randomBytes(4).toString('hex')}`;
   const collections = [store.collection({ name, search: ['name'] }), store.collection({ name: `${name}_scan` })];
   const special = fc.constantFrom('\0', '\u0001', '\ud800', '\udfff', '"', '*', '-', '(', ')', 'NEAR', '%', '_', '\\', '^', '$', '.', '[', 'AND');
