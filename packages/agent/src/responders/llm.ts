@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import type { SearchHit } from '../knowledge/types';
-import { extractLinks } from './grounded';
+import { extractLinks } from './markdown';
 import { ANSWER_LIMITS, distinctBy } from './answer';
 import type { Answer, AnswerSettings, HistoryEntry, ModelTier, Question, Responder } from './types';
 

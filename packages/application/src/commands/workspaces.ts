@@ -77,30 +77,17 @@ export class Workspaces {
    * charge, hence the generous bound.
    */
   async charge(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string, conversationId: string) {
-    return (
-      await execute(
-        this.deps,
-        withoutIdempotency(ctx),
-        workspace,
-        workspaceStream(ctx.workspaceId),
-        { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId },
-        CHARGE_ATTEMPTS,
-      )
-    ).position;
+    return this.credits(ctx, { type: 'charge', amount, turn_id: turnId, conversation_id: conversationId });
   }
 
   /** Gives a charge back when its turn recorded no reply. */
   async refund(ctx: CommandContext & { workspaceId: string }, amount: number, turnId: string) {
-    return (
-      await execute(
-        this.deps,
-        withoutIdempotency(ctx),
-        workspace,
-        workspaceStream(ctx.workspaceId),
-        { type: 'refund', amount, turn_id: turnId },
-        CHARGE_ATTEMPTS,
-      )
-    ).position;
+    return this.credits(ctx, { type: 'refund', amount, turn_id: turnId });
+  }
+
+  /** A charge or refund: a consequence of a turn, so without the request's idempotency key. */
+  private async credits(ctx: CommandContext & { workspaceId: string }, command: Extract<WorkspaceCommand, { type: 'charge' | 'refund' }>) {
+    return (await execute(this.deps, withoutIdempotency(ctx), workspace, workspaceStream(ctx.workspaceId), command, CHARGE_ATTEMPTS)).position;
   }
 
   async update(ctx: CommandContext, id: string, changes: { plan?: string; credits?: number; sla_tracking?: boolean; email?: string }) {
