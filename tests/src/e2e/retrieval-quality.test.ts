@@ -6,16 +6,18 @@ import { removeDir, startService, tempDir } from '../support/service';
 import { tenant } from '../support/workspace';
 
 // Retrieval quality through the public API on the labelled fixture, both ways: BM25 alone
-// (AGENT_RERANKER=off) and re-ranked by the embedding model (when scripts/fetch-model.sh has
+// (AGENT_RERANKER=off) and hybrid with the embedding model (when scripts/fetch-model.sh has
 // fetched it). Each has a floor a few points below its measured figures (README "AI agent"):
 // a change that makes answers worse fails here.
 
 type Figures = Awaited<ReturnType<typeof measureQuality>>;
-const FLOORS: Record<'bm25' | 'bm25+embeddings', Partial<Figures>> = {
+const FLOORS: Record<'bm25' | 'hybrid:multilingual-e5-small', Partial<Figures>> = {
   // Measured: recall@1 0.773, recall@5 0.927, MRR 0.841, right article cited 0.755, off-topic declined 7/11.
   bm25: { recall_at_1: 0.73, recall_at_5: 0.89, mrr: 0.8, turns_citing_right_article: 0.7, off_topic_declined: 0.5 },
-  // Measured: recall@1 0.900, recall@5 0.991, MRR 0.939, right article cited 0.900, off-topic declined 7/11.
-  'bm25+embeddings': { recall_at_1: 0.86, recall_at_5: 0.95, mrr: 0.9, turns_citing_right_article: 0.85, off_topic_declined: 0.5 },
+  // Measured: recall@1 0.864, recall@5 0.991, MRR 0.922, right article cited 0.936, off-topic declined 3/11 (most of this
+  // fixture's "off-topic" questions are near the product: payroll, a dark mode, tap to pay; meaning alone takes them for
+  // answerable, see README "AI agent").
+  'hybrid:multilingual-e5-small': { recall_at_1: 0.84, recall_at_5: 0.97, mrr: 0.9, turns_citing_right_article: 0.9, off_topic_declined: 0.25 },
 };
 
 const measured = async (t: Test, reranker: 'off' | 'auto', expected: keyof typeof FLOORS) => {
@@ -43,7 +45,7 @@ t.test('BM25 alone stays above its floors', (t) => measured(t, 'off', 'bm25'));
 
 const missing = missingModelFiles(defaultModelDir());
 t.test(
-  're-ranked by the embedding model, above its floors',
+  'hybrid with the embedding model, above its floors',
   { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
-  (t) => measured(t, 'auto', 'bm25+embeddings'),
+  (t) => measured(t, 'auto', 'hybrid:multilingual-e5-small'),
 );

@@ -49,6 +49,7 @@ const main = async () => {
       console.log(
         `  miss ${q.id} [${q.kind}] ${JSON.stringify(q.turns[q.turns.length - 1])} rank ${o.searchRank} cited ${JSON.stringify(o.sources)} facts ${o.statedFacts} leaked ${JSON.stringify(o.leaked)}`,
       );
+      if (!o.statedFacts) console.log(`    wanted ${JSON.stringify(q.facts)}; replied ${JSON.stringify(o.reply.slice(0, 400))}`);
     }
   }
 };

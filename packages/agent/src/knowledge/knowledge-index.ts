@@ -208,6 +208,15 @@ export class KnowledgeIndex {
     return [...(this.workspace(workspaceId)?.articles.get(articleId) ?? [])];
   }
 
+  /** Every indexed passage of the workspace in scope, article by article in article order. */
+  passagesIn(workspaceId: string, scope: SearchScope = {}): Passage[] {
+    const out: Passage[] = [];
+    for (const passages of this.workspace(workspaceId)?.articles.values() ?? []) {
+      if (!scope.customerFacing || passages[0]?.customerFacing) out.push(...passages);
+    }
+    return out;
+  }
+
   /**
    * How much of the query the passage covers: the share of the query's distinct
    * terms found in the passage's title, heading or text, plain and idf-weighted
@@ -243,13 +252,13 @@ export class KnowledgeIndex {
   /**
    * The best `topK` passages of the workspace for the query, best first. Ties
    * are broken by article id, then passage order, so results are deterministic.
-   * At most `maxPerArticle` passages of one article are returned. With `customerFacing`, only
+   * At most `maxPerArticle` passages of one article are returned (0: all). With `customerFacing`, only
    * public articles' passages: internal content never reaches a customer's answer.
    */
-  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): SearchHit[] {
+  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}, maxPerArticle = this.options.maxPerArticle): SearchHit[] {
     const ws = this.workspace(workspaceId);
     if (ws === undefined || topK <= 0) return [];
-    const { boost, prefix, fuzzy, maxPerArticle, articleWeight } = this.options;
+    const { boost, prefix, fuzzy, articleWeight } = this.options;
     const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
     const own = new Map<string, number>();
     for (const r of ws.passageIndex.search(query, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } })) {

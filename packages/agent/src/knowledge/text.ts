@@ -100,3 +100,13 @@ export const terms = (text: string): string[] => {
   }
   return out;
 };
+
+/**
+ * Whether a message reads as English: at least two of its words, and a quarter of them, are
+ * English stop words ("what", "the", "do"). Other languages share few of them.
+ */
+export const looksEnglish = (message: string): boolean => {
+  const words = tokenize(message);
+  const common = words.filter((w) => STOP_WORDS.has(w)).length;
+  return common >= 2 && common >= words.length / 4;
+};

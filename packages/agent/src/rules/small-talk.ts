@@ -28,6 +28,8 @@ const FILLERS = [
 
 const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
 
+const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
+
 /** The longest message still taken for small talk, in words. */
 const MAX_WORDS = 8;
 
@@ -44,7 +46,9 @@ export const smallTalkOf = (message: string): SmallTalk | null => {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS || !words.every((w) => ALL.has(w))) return null;
   // Thanks and goodbyes first: "ok thanks, bye" closes a conversation more than it greets.
-  return (['thanks', 'goodbye', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w))) ?? null;
+  const kind = (['thanks', 'goodbye', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
+  // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
+  return kind ?? (words.includes('how') && words.some((w) => WELLBEING.has(w)) ? 'greeting' : null);
 };
 
 const REPLIES: Record<Tone, Record<SmallTalk, string>> = {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/domain';
-import { ArticleForIndex, defaultModelDir, KnowledgeIndex, Reranker, SearchHit, SearchScope, searchWithReranker } from '@support/agent';
+import { ArticleForIndex, defaultModelDir, KnowledgeIndex, SearchHit, SearchScope, searchKnowledge, SemanticSearch } from '@support/agent';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '../log';
 
@@ -18,8 +18,8 @@ export class KnowledgeFeed {
   private subscription: RetryingSubscription | null = null;
   private position: Position = START;
   private waiters: { target: Position; wake: () => void }[] = [];
-  /** The optional semantic re-ranker (embedding model); null: BM25 alone. */
-  private reranker: Reranker | null = null;
+  /** The embedding model's search, when the model runs; null: BM25 alone. */
+  private semantic: SemanticSearch | null = null;
   /** The log head when the feed started: until it is reached, `indexed` flags are compared only once, at the end. */
   private startHead: Position | null = null;
   private readonly unsettled = new Set<string>();
@@ -34,8 +34,8 @@ export class KnowledgeFeed {
 
   async start(): Promise<void> {
     const started = Date.now();
-    if (this.rerank === 'auto') this.reranker = await Reranker.load(defaultModelDir(), { log: (message) => this.log.info(message) });
-    else this.log.info('semantic re-ranker off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
+    if (this.rerank === 'auto') this.semantic = await SemanticSearch.load(defaultModelDir(), (message) => this.log.info(message));
+    else this.log.info('semantic search off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
     this.startHead = head;
     this.subscription = new RetryingSubscription(this.events, 'knowledge-index', START, (batch) => this.apply(batch), this.log);
@@ -47,26 +47,27 @@ export class KnowledgeFeed {
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = null;
+    await this.semantic?.close();
   }
 
   health(): ConsumerHealth | null {
     return this.subscription?.health() ?? null;
   }
 
-  /** `bm25`, or `bm25+embeddings` when the re-ranker runs. */
+  /** `bm25`, or `hybrid:<model>` when the embedding model runs. */
   get ranking(): string {
-    return this.reranker ? 'bm25+embeddings' : 'bm25';
+    return this.semantic ? `hybrid:${this.semantic.model.name}` : 'bm25';
   }
 
-  /** Passages best first: BM25 candidates, re-ranked by embedding similarity when the model is there. */
+  /** Passages best first: hybrid (meaning and BM25) when the model runs, else BM25. */
   search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): Promise<SearchHit[]> {
-    return searchWithReranker(this.index, this.reranker, workspaceId, query, topK, scope);
+    return searchKnowledge(this.index, this.semantic, workspaceId, query, topK, scope);
   }
 
   /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */
   similarityTo(query: string): ((texts: readonly string[]) => Promise<number[]>) | undefined {
-    const reranker = this.reranker;
-    return reranker ? (texts) => reranker.textSimilarities(query, texts) : undefined;
+    const semantic = this.semantic;
+    return semantic ? (texts) => semantic.textSimilarities(query, texts) : undefined;
   }
 
   /** Waits, bounded, until the index has seen the log up to `target`; false on time-out. */
@@ -111,7 +112,13 @@ export class KnowledgeFeed {
       touched.add(e.data.id);
     }
     for (const id of touched) {
-      this.index.upsert(this.articles.get(id)!);
+      const article = this.articles.get(id)!;
+      // Its passages are embedded now, in the background, not when the first question needs them.
+      if (this.index.upsert(article) && this.semantic) {
+        this.semantic
+          .warm(this.index.passagesOf(article.workspace_id, id))
+          .catch((err: unknown) => this.log.warn('could not embed an article', { article_id: id, error: String(err) }));
+      }
       this.unsettled.add(id);
     }
     this.position = batch[batch.length - 1].position;

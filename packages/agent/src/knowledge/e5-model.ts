@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Queries and passages are embedded differently (e5's "query: " and "passage: " prefixes). */
+export type TextKind = 'query' | 'passage';
+
+/** What embeds texts: unit-length vectors, in order. */
+export interface EmbeddingModel {
+  readonly name: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[], kind: TextKind): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** The files scripts/fetch-model.sh puts in the model folder. */
+export const MODEL_FILES = ['e5-small-q4.bin', 'e5-embed'] as const;
+
+/** `EMBEDDING_MODEL_DIR`, else `<repo>/models/multilingual-e5-small`. */
+export const defaultModelDir = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.EMBEDDING_MODEL_DIR !== undefined && env.EMBEDDING_MODEL_DIR !== ''
+    ? resolve(env.EMBEDDING_MODEL_DIR)
+    : resolve(__dirname, '../../../../models/multilingual-e5-small');
+
+/** Names of MODEL_FILES missing from a folder ([] when complete). */
+export const missingModelFiles = (modelDir: string): string[] => MODEL_FILES.filter((f) => !existsSync(join(modelDir, f)));
+
+/** Texts per model call: a call's texts run in parallel on the cores, so a few dozen keep them busy. */
+const BATCH = 32;
+/** Longest text sent, in UTF-16 units (e5 reads 512 tokens; longer texts are averaged over windows). */
+const MAX_CHARS = 8_000;
+
+interface Waiting {
+  text: string;
+  done(vector: Float32Array | Error): void;
+}
+
+interface Pending {
+  count: number;
+  resolve(vectors: Float32Array[]): void;
+  reject(err: Error): void;
+}
+
+/**
+ * multilingual-e5-small run by `e5-embed` (packages/agent/native/e5-embed.c), a child process
+ * that the framed requests reach over stdin: the model's work never blocks the event loop,
+ * and a crash of the model takes down only the child (the next call starts another).
+ * Calls are queued by kind; while one model call runs, the texts that arrive wait and go
+ * together in the next (under load, fifty customers' questions are one call, not fifty).
+ */
+export class E5Model implements EmbeddingModel {
+  readonly name = 'multilingual-e5-small';
+  private child: ChildProcess | null = null;
+  private readonly inFlight: Pending[] = [];
+  private readonly waiting: Record<TextKind, Waiting[]> = { query: [], passage: [] };
+  private running = false;
+  private received: Buffer = Buffer.alloc(0);
+  private closed = false;
+
+  private constructor(
+    readonly modelDir: string,
+    readonly dimensions: number,
+  ) {}
+
+  /** Starts the model, or returns why it cannot run (files missing, the binary failing). Never throws. */
+  static async load(modelDir: string = defaultModelDir()): Promise<E5Model | string> {
+    const dir = resolve(modelDir);
+    const missing = missingModelFiles(dir);
+    if (missing.length > 0) return `no model in ${dir} (missing ${missing.join(', ')}; run scripts/fetch-model.sh)`;
+    const model = new E5Model(dir, 0);
+    try {
+      const [probe] = await model.embed(['probe'], 'query');
+      (model as { dimensions: number }).dimensions = probe.length;
+      return model;
+    } catch (e) {
+      await model.close();
+      return `the model in ${dir} failed to run (${(e as Error).message})`;
+    }
+  }
+
+  embed(texts: readonly string[], kind: TextKind): Promise<Float32Array[]> {
+    if (this.closed) return Promise.reject(new Error('embedding model closed'));
+    if (texts.length === 0) return Promise.resolve([]);
+    const vectors = Promise.all(
+      texts.map(
+        (text) =>
+          new Promise<Float32Array>((resolve, reject) => {
+            this.waiting[kind].push({ text: text.slice(0, MAX_CHARS), done: (v) => (v instanceof Error ? reject(v) : resolve(v)) });
+          }),
+      ),
+    );
+    this.pump();
+    return vectors;
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.stdin?.end();
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+    });
+  }
+
+  /** Sends the waiting texts, a batch of one kind at a time, until none wait. */
+  private pump(): void {
+    if (this.running) return;
+    const kind: TextKind | null = this.waiting.query.length > 0 ? 'query' : this.waiting.passage.length > 0 ? 'passage' : null;
+    if (kind === null) return;
+    this.running = true;
+    const batch = this.waiting[kind].splice(0, BATCH);
+    this.call(
+      batch.map((b) => b.text),
+      kind,
+    )
+      .then(
+        (vectors) => batch.forEach((b, i) => b.done(vectors[i])),
+        (err: Error) => batch.forEach((b) => b.done(err)),
+      )
+      .finally(() => {
+        this.running = false;
+        this.pump();
+      });
+  }
+
+  private process(): ChildProcess {
+    if (this.child && this.child.exitCode === null && !this.child.killed) return this.child;
+    const child = spawn(join(this.modelDir, 'e5-embed'), [join(this.modelDir, 'e5-small-q4.bin')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
+    child.stdout.on('data', (d: Buffer) => this.onData(d));
+    const fail = (why: string) => {
+      if (this.child === child) this.child = null;
+      this.received = Buffer.alloc(0);
+      for (const p of this.inFlight.splice(0)) p.reject(new Error(`${why}${stderr ? `: ${stderr.trim()}` : ''}`));
+    };
+    child.on('error', (e) => fail(`e5-embed could not run (${e.message})`));
+    child.on('exit', (code, signal) => fail(`e5-embed exited (${signal ?? code})`));
+    child.stdin.on('error', () => undefined); // a write after the child died: 'exit' reports it
+    this.child = child;
+    return child;
+  }
+
+  private call(texts: string[], kind: TextKind): Promise<Float32Array[]> {
+    return new Promise((resolve, reject) => {
+      const child = this.process();
+      const parts: Buffer[] = [Buffer.alloc(5)];
+      parts[0].writeUInt32LE(texts.length, 0);
+      parts[0].writeUInt8(kind === 'query' ? 1 : 0, 4);
+      for (const t of texts) {
+        const bytes = Buffer.from(t.replace(/\0/g, ' '), 'utf8');
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(bytes.length, 0);
+        parts.push(length, bytes);
+      }
+      this.inFlight.push({ count: texts.length, resolve, reject });
+      child.stdin!.write(Buffer.concat(parts));
+    });
+  }
+
+  /** Replies come in request order: status, dimensions, then count × dimensions float32. */
+  private onData(data: Buffer): void {
+    this.received = this.received.length === 0 ? data : Buffer.concat([this.received, data]);
+    while (this.inFlight.length > 0 && this.received.length >= 8) {
+      const p = this.inFlight[0];
+      const status = this.received.readUInt32LE(0);
+      const dims = this.received.readUInt32LE(4);
+      const size = 8 + dims * 4 * p.count;
+      if (this.received.length < size) return;
+      this.inFlight.shift();
+      const body = this.received.subarray(8, size);
+      this.received = this.received.subarray(size);
+      if (status !== 0) {
+        p.reject(new Error('e5-embed could not embed a batch'));
+        continue;
+      }
+      // Copied out: the receive buffer is reused; a Float32Array needs 4-byte alignment.
+      const all = new Float32Array(new Uint8Array(body).buffer);
+      p.resolve(Array.from({ length: p.count }, (_, i) => all.subarray(i * dims, (i + 1) * dims)));
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ArticleForIndex,
+  defaultModelDir,
+  E5Model,
+  KnowledgeIndex,
+  LabelledQuestion,
+  missingModelFiles,
+  retrievalQuality,
+  searchKnowledge,
+  SemanticSearch,
+} from '@support/agent';
+
+const FIXTURES = join(__dirname, '../../fixtures/knowledge');
+const MODEL_DIR = defaultModelDir();
+const MISSING = missingModelFiles(MODEL_DIR);
+// In CI the model must be there (.ci/run fetches it): its tests fail rather than skip.
+const NO_MODEL = MISSING.length > 0 && process.env.CI !== 'true' ? `no embedding model in ${MODEL_DIR} (run scripts/fetch-model.sh)` : false;
+
+const article = (id: string, title: string, content: string, extra: Partial<ArticleForIndex> = {}): ArticleForIndex => ({
+  id,
+  workspace_id: 'ws_r',
+  title,
+  content,
+  status: 'published',
+  ai_agent_enabled: true,
+  type: 'public_article',
+  is_public: true,
+  ...extra,
+});
+
+const cosine = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
+
+t.test('without a model: load says why and returns null, search is BM25 alone', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'no-model-'));
+  try {
+    writeFileSync(join(dir, 'e5-small-q4.bin'), '');
+    const lines: string[] = [];
+    t.equal(await SemanticSearch.load(dir, (m) => lines.push(m)), null);
+    t.equal(lines.length, 1);
+    t.match(lines[0], /semantic search off: no model in .*missing e5-embed.*BM25 alone/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const index = new KnowledgeIndex();
+  index.upsert(article('kb_1', 'Refunds', 'Refunds go back to the card.'));
+  index.upsert(article('kb_2', 'Printer', 'Refill the paper.'));
+  t.strictSame(await searchKnowledge(index, null, 'ws_r', 'refund card', 5), index.search('ws_r', 'refund card', 5));
+});
+
+t.test('a model binary that does not run: load says why', { skip: NO_MODEL }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bad-model-'));
+  try {
+    writeFileSync(join(dir, 'e5-small-q4.bin'), 'not a model');
+    writeFileSync(join(dir, 'e5-embed'), readFileSync(join(MODEL_DIR, 'e5-embed')), { mode: 0o755 });
+    const loaded = await E5Model.load(dir);
+    t.type(loaded, 'string');
+    t.match(loaded, /failed to run \(e5-embed exited/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+t.test('with the model', { skip: NO_MODEL }, async (t) => {
+  const lines: string[] = [];
+  const semantic = await SemanticSearch.load(MODEL_DIR, (m) => lines.push(m));
+  if (semantic === null) {
+    t.fail(`the model is there but did not load: ${lines.join(' | ')}`);
+    return;
+  }
+  t.teardown(() => semantic.close());
+  t.match(lines, [/semantic search on: multilingual-e5-small \(384 dimensions\)/]);
+  t.equal(semantic.model.dimensions, 384);
+
+  t.test('embeddings: unit length, cached, meaning-aware across languages', async (t) => {
+    const [a, es, de] = await semantic.embed(['How do I get my money back?', '¿Cómo recupero mi dinero?', 'Wie bekomme ich mein Geld zurück?'], 'query');
+    const [refund, printer] = await semantic.embed(['Refunds are returned to your card within 5 days.', 'The printer needs thermal paper.'], 'passage');
+    t.equal(a.length, 384);
+    const norm = Math.sqrt(a.reduce((s, x) => s + x * x, 0));
+    t.ok(Math.abs(norm - 1) < 1e-3, `norm ${norm}`);
+    const [again] = await semantic.embed(['How do I get my money back?'], 'query');
+    t.equal(again, a, 'same cached vector');
+    for (const [name, q] of [
+      ['en', a],
+      ['es', es],
+      ['de', de],
+    ] as const) {
+      t.ok(cosine(q, refund) > cosine(q, printer) + 0.05, `${name}: refund ${cosine(q, refund).toFixed(3)} vs printer ${cosine(q, printer).toFixed(3)}`);
+    }
+  });
+
+  t.test('many texts at once are batched, and each gets the vector it gets alone', async (t) => {
+    const texts = Array.from({ length: 70 }, (_, i) => `Question number ${i}: how do I export invoice ${i}?`);
+    const together = await Promise.all(texts.map((text) => semantic.model.embed([text], 'query')));
+    const alone = await semantic.model.embed([texts[41]], 'query');
+    t.ok(cosine(together[41][0], alone[0]) > 0.9999, 'same vector in a batch and alone');
+    t.ok(cosine(together[3][0], together[41][0]) < 0.9999, 'different texts, different vectors');
+  });
+
+  t.test('the model process dies: the call under way fails, the next one starts it again', async (t) => {
+    const model = await E5Model.load(MODEL_DIR);
+    if (typeof model === 'string') throw new Error(model);
+    t.teardown(() => model.close());
+    const child = (model as unknown as { child: { kill(s: string): void; once(e: string, f: () => void): void } }).child;
+    const exited = new Promise<void>((resolve) => child.once('exit', resolve));
+    const during = model.embed(['a question asked while the model dies'], 'query');
+    child.kill('SIGKILL');
+    await t.rejects(during, /e5-embed exited \(SIGKILL\)/);
+    await exited;
+    const [v] = await model.embed(['asked after'], 'query');
+    t.equal(v.length, 384);
+  });
+
+  t.test('search: every passage in scope scored by meaning, similarity set, deterministic', async (t) => {
+    const index = new KnowledgeIndex();
+    // BM25 prefers the fees passage (it shares "card" and "machine"); the pairing passage answers the question.
+    index.upsert(article('kb_fees', 'Fees', 'Every card payment taken on the card machine has a processing fee.'));
+    index.upsert(article('kb_pair', 'Bluetooth pairing', 'If the reader does not connect to the tablet, turn Bluetooth off and on and pair it again.'));
+    index.upsert(article('kb_staff', 'Staff notes', 'Reader pairing override for the support team: hold the button 30 seconds.', { type: 'internal_article' }));
+    const Q = 'my card machine will not connect to my iPad';
+    t.strictSame(
+      index.search('ws_r', Q, 10, { customerFacing: true }).map((h) => h.passage.articleId),
+      ['kb_fees', 'kb_pair'],
+      'BM25 order',
+    );
+    const hits = await semantic.search(index, 'ws_r', Q, 10, { customerFacing: true });
+    t.strictSame(
+      hits.map((h) => h.passage.articleId),
+      ['kb_pair', 'kb_fees'],
+      'hybrid order; the internal article is out of scope',
+    );
+    for (const h of hits) t.type(h.similarity, 'number');
+    t.strictSame(await semantic.search(index, 'ws_r', Q, 10, { customerFacing: true }), hits);
+    const override = 'reader pairing override';
+    t.ok(
+      (await semantic.search(index, 'ws_r', override, 10)).some((h) => h.passage.articleId === 'kb_staff'),
+      "operators' search sees internal articles",
+    );
+    t.notOk(
+      (await semantic.search(index, 'ws_r', override, 10, { customerFacing: true })).some((h) => h.passage.articleId === 'kb_staff'),
+      "a customer's does not",
+    );
+    t.strictSame(await semantic.search(index, 'ws_other', Q, 10), [], 'another workspace: nothing');
+    t.strictSame(
+      (await searchKnowledge(index, semantic, 'ws_r', Q, 1, { customerFacing: true })).map((h) => h.passage.id),
+      ['kb_pair#0'],
+    );
+    // A question in Spanish shares no word with the article: meaning finds it.
+    const es = await semantic.search(index, 'ws_r', 'mi lector de tarjetas no se conecta a la tableta', 1, { customerFacing: true });
+    t.strictSame(
+      es.map((h) => h.passage.articleId),
+      ['kb_pair'],
+    );
+  });
+
+  t.test('retrieval quality over the fixture, BM25 alone and hybrid', async (t) => {
+    const articles = JSON.parse(readFileSync(join(FIXTURES, 'articles.json'), 'utf8')) as (ArticleForIndex & { workspace_id?: string })[];
+    const questions = JSON.parse(readFileSync(join(FIXTURES, 'questions.json'), 'utf8')) as LabelledQuestion[];
+    const index = new KnowledgeIndex();
+    for (const a of articles) index.upsert({ ...a, workspace_id: 'ws_fixture' });
+    const ids = (hits: { passage: { articleId: string } }[]) => ({ articleIds: hits.map((h) => h.passage.articleId) });
+    const bm25 = await retrievalQuality(questions, async (q) => ids(index.search('ws_fixture', q, 8)));
+    const hybrid = await retrievalQuality(questions, async (q) => ids(await semantic.search(index, 'ws_fixture', q, 8)));
+    const fmt = (q: typeof bm25) => `recall@1 ${q.recall_at_1.toFixed(3)} recall@5 ${q.recall_at_5.toFixed(3)} MRR ${q.mrr.toFixed(3)}`;
+    t.comment(`BM25 alone: ${fmt(bm25)}`);
+    t.comment(`hybrid:     ${fmt(hybrid)}`);
+    t.ok(hybrid.mrr > bm25.mrr, 'hybrid beats BM25 alone');
+  });
+});
