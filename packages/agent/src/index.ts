@@ -6,7 +6,7 @@ export * from './rules/abuse';
 export * from './rules/small-talk';
 export * from './rules/follow-up';
 export * from './rules/handoff';
-export { GroundedResponder, groundedAnswer, relevantHits } from './responders/grounded';
+export { GroundedResponder, groundedAnswer, relevantHits, judgeHits } from './responders/grounded';
 export { LlmResponder, LlmResponderOptions } from './responders/llm';
 export { terms, tokenize, stem, STOP_WORDS, looksEnglish } from './knowledge/text';
 export { splitArticle, cutLong, MAX_PASSAGE_CHARS } from './knowledge/passages';

@@ -57,20 +57,24 @@ export class E5Model implements EmbeddingModel {
   private received: Buffer = Buffer.alloc(0);
   private closed = false;
 
-  private constructor(
-    readonly modelDir: string,
-    readonly dimensions: number,
-  ) {}
+  /** Known once the start-up probe has run (384). */
+  private dims = 0;
+
+  private constructor(readonly modelDir: string) {}
+
+  get dimensions(): number {
+    return this.dims;
+  }
 
   /** Starts the model, or returns why it cannot run (files missing, the binary failing). Never throws. */
   static async load(modelDir: string = defaultModelDir()): Promise<E5Model | string> {
     const dir = resolve(modelDir);
     const missing = missingModelFiles(dir);
     if (missing.length > 0) return `no model in ${dir} (missing ${missing.join(', ')}; run scripts/fetch-model.sh)`;
-    const model = new E5Model(dir, 0);
+    const model = new E5Model(dir);
     try {
       const [probe] = await model.embed(['probe'], 'query');
-      (model as { dimensions: number }).dimensions = probe.length;
+      model.dims = probe.length;
       return model;
     } catch (e) {
       await model.close();
