@@ -115,6 +115,12 @@ const main = async () => {
     const enabled = await request(`${base}/agent`, key, { is_enabled: true, deployed_channels: { api: true } }, 'PATCH');
     if (enabled.status !== 200) throw new Error(`PATCH /agent answered ${enabled.status}`);
     questionList = questions();
+    // One search waits until every passage is embedded (the model's start-up work), so that it
+    // does not run under the first rows' load.
+    const embedded = Date.now();
+    const warm = await request(`${base}/agent/search`, key, { query: 'warm-up', top_k: 1 }, 'POST');
+    if (warm.status !== 200) throw new Error(`POST /agent/search answered ${warm.status}`);
+    process.stdout.write(`knowledge search ready after ${Date.now() - embedded} ms\n`);
 
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };

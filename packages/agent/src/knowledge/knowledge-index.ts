@@ -103,7 +103,7 @@ export const compareHits = (a: SearchHit, b: SearchHit): number =>
   a.passage.index - b.passage.index;
 
 /** Inserts `hit` into `best` (ordered by compareHits) when it ranks among its first `size`. */
-const keepBest = (best: SearchHit[], hit: SearchHit, size: number): void => {
+export const keepBest = (best: SearchHit[], hit: SearchHit, size: number): void => {
   if (best.length === size && compareHits(hit, best[size - 1]) >= 0) return;
   let i = best.length < size ? best.length : size - 1;
   for (; i > 0 && compareHits(hit, best[i - 1]) < 0; i--) best[i] = best[i - 1];
@@ -252,46 +252,67 @@ export class KnowledgeIndex {
   /**
    * The best `topK` passages of the workspace for the query, best first. Ties
    * are broken by article id, then passage order, so results are deterministic.
-   * At most `maxPerArticle` passages of one article are returned (0: all). With `customerFacing`, only
+   * At most `maxPerArticle` passages of one article are returned. With `customerFacing`, only
    * public articles' passages: internal content never reaches a customer's answer.
    */
-  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}, maxPerArticle = this.options.maxPerArticle): SearchHit[] {
+  search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): SearchHit[] {
     const ws = this.workspace(workspaceId);
     if (ws === undefined || topK <= 0) return [];
+    // Ranked article by article: each passage of a matched article scores its own BM25 plus the
+    // article's share; the article's best maxPerArticle go on to the topK. The first topK of
+    // the whole ranking with that cap are exactly these: no sort of every matching passage
+    // (a few hundred for a question of common words), one map read per passage.
+    const cap = this.options.maxPerArticle > 0 ? this.options.maxPerArticle : Infinity;
+    const hits: SearchHit[] = [];
+    const best: SearchHit[] = [];
+    this.scoreArticles(ws, query, scope, (passages, scoreOf) => {
+      best.length = 0;
+      for (const passage of passages) {
+        const score = scoreOf(passage);
+        if (score > 0) keepBest(best, { passage, score }, cap);
+      }
+      for (const hit of best) keepBest(hits, hit, topK);
+    });
+    return hits;
+  }
+
+  /** Every matching passage's BM25 score in scope (its own plus its article's share), by passage id, unsorted. */
+  scores(workspaceId: string, query: string, scope: SearchScope = {}): Map<string, number> {
+    const ws = this.workspace(workspaceId);
+    const out = new Map<string, number>();
+    if (ws === undefined) return out;
+    this.scoreArticles(ws, query, scope, (passages, scoreOf) => {
+      for (const passage of passages) {
+        const score = scoreOf(passage);
+        if (score > 0) out.set(passage.id, score);
+      }
+    });
+    return out;
+  }
+
+  /** Calls `visit` once for each article in scope that matches the query, with its passages' scorer. */
+  private scoreArticles(ws: Workspace, query: string, scope: SearchScope, visit: (passages: Passage[], scoreOf: (p: Passage) => number) => void): void {
     const { boost, prefix, fuzzy, articleWeight } = this.options;
     const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
     const own = new Map<string, number>();
     for (const r of ws.passageIndex.search(query, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } })) {
       own.set(r.id as string, r.score);
     }
-    // Ranked article by article: each passage of a matched article scores its own BM25 plus the
-    // article's share; the article's best maxPerArticle go on to the topK. The first topK of
-    // the whole ranking with that cap are exactly these: no sort of every matching passage
-    // (a few hundred for a question of common words), one map read per passage.
-    const cap = maxPerArticle > 0 ? maxPerArticle : Infinity;
-    const hits: SearchHit[] = [];
-    const best: SearchHit[] = [];
-    const ranked = new Set<string>();
-    const rank = (articleId: string, context: number) => {
-      ranked.add(articleId);
-      best.length = 0;
+    const visited = new Set<string>();
+    const article = (articleId: string, context: number) => {
+      visited.add(articleId);
       const passages = ws.articles.get(articleId) ?? [];
       if (scope.customerFacing && !passages[0]?.customerFacing) return;
-      for (const passage of passages) {
-        const score = (own.get(passage.id) ?? 0) + context;
-        if (score > 0) keepBest(best, { passage, score }, cap);
-      }
-      for (const hit of best) keepBest(hits, hit, topK);
+      visit(passages, (p) => (own.get(p.id) ?? 0) + context);
     };
     if (articleWeight > 0) {
       for (const r of ws.articleIndex.search(query, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } })) {
-        rank(r.id as string, articleWeight * r.score);
+        article(r.id as string, articleWeight * r.score);
       }
     }
     for (const id of own.keys()) {
       const articleId = ws.passages.get(id)?.articleId;
-      if (articleId !== undefined && !ranked.has(articleId)) rank(articleId, 0);
+      if (articleId !== undefined && !visited.has(articleId)) article(articleId, 0);
     }
-    return hits;
   }
 }
