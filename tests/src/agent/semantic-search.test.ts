@@ -101,7 +101,8 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
   });
 
   t.test('the model process dies: the call under way fails, the next one starts it again', async (t) => {
-    const model = await E5Model.load(MODEL_DIR);
+    const ended: string[] = [];
+    const model = await E5Model.load(MODEL_DIR, (why) => ended.push(why));
     if (typeof model === 'string') throw new Error(model);
     t.teardown(() => model.close());
     const child = (model as unknown as { child: { kill(s: string): void; once(e: string, f: () => void): void } }).child;
@@ -110,8 +111,13 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
     child.kill('SIGKILL');
     await t.rejects(during, /e5-embed exited \(SIGKILL\)/);
     await exited;
+    t.strictSame(ended, ['e5-embed exited (SIGKILL)'], 'the crash is reported once');
     const [v] = await model.embed(['asked after'], 'query');
     t.equal(v.length, 384);
+    const pending = t.rejects(model.embed(['asked while closing'], 'query'), /embedding model closed/, 'close fails what it leaves unanswered');
+    await model.close();
+    await pending;
+    t.strictSame(ended, ['e5-embed exited (SIGKILL)'], 'a close is not a crash');
   });
 
   t.test('search: every passage in scope scored by meaning, similarity set, deterministic', async (t) => {

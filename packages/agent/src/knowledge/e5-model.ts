@@ -60,18 +60,22 @@ export class E5Model implements EmbeddingModel {
   /** Known once the start-up probe has run (384). */
   private dims = 0;
 
-  private constructor(readonly modelDir: string) {}
+  private constructor(
+    readonly modelDir: string,
+    /** Told when the model process ends unasked (a crash): the next call starts another. */
+    private readonly onExit: (why: string) => void,
+  ) {}
 
   get dimensions(): number {
     return this.dims;
   }
 
   /** Starts the model, or returns why it cannot run (files missing, the binary failing). Never throws. */
-  static async load(modelDir: string = defaultModelDir()): Promise<E5Model | string> {
+  static async load(modelDir: string = defaultModelDir(), onExit: (why: string) => void = () => undefined): Promise<E5Model | string> {
     const dir = resolve(modelDir);
     const missing = missingModelFiles(dir);
     if (missing.length > 0) return `no model in ${dir} (missing ${missing.join(', ')}; run scripts/fetch-model.sh)`;
-    const model = new E5Model(dir);
+    const model = new E5Model(dir, onExit);
     try {
       const [probe] = await model.embed(['probe'], 'query');
       model.dims = probe.length;
@@ -99,6 +103,9 @@ export class E5Model implements EmbeddingModel {
 
   close(): Promise<void> {
     this.closed = true;
+    const closed = new Error('embedding model closed');
+    for (const w of [...this.waiting.query.splice(0), ...this.waiting.passage.splice(0)]) w.done(closed);
+    for (const p of this.inFlight.splice(0)) p.reject(closed);
     const child = this.child;
     this.child = null;
     if (!child || child.exitCode !== null) return Promise.resolve();
@@ -137,9 +144,12 @@ export class E5Model implements EmbeddingModel {
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
     child.stdout.on('data', (d: Buffer) => this.onData(d));
     const fail = (why: string) => {
-      if (this.child === child) this.child = null;
+      if (this.child !== child) return; // closed, or already reported ('error' then 'exit')
+      this.child = null;
       this.received = Buffer.alloc(0);
-      for (const p of this.inFlight.splice(0)) p.reject(new Error(`${why}${stderr ? `: ${stderr.trim()}` : ''}`));
+      const message = `${why}${stderr ? `: ${stderr.trim()}` : ''}`;
+      for (const p of this.inFlight.splice(0)) p.reject(new Error(message));
+      if (this.dims > 0) this.onExit(message);
     };
     child.on('error', (e) => fail(`e5-embed could not run (${e.message})`));
     child.on('exit', (code, signal) => fail(`e5-embed exited (${signal ?? code})`));

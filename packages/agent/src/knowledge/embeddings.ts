@@ -62,8 +62,11 @@ export class SemanticSearch {
 
   constructor(readonly model: EmbeddingModel) {}
 
-  static async load(modelDir: string = defaultModelDir(), log: (message: string) => void = () => undefined): Promise<SemanticSearch | null> {
-    const model = await E5Model.load(modelDir);
+  static async load(
+    modelDir: string = defaultModelDir(),
+    log: (message: string, level?: 'info' | 'warn') => void = () => undefined,
+  ): Promise<SemanticSearch | null> {
+    const model = await E5Model.load(modelDir, (why) => log(`semantic search: the model process ended (${why}); the next question starts it again`, 'warn'));
     if (typeof model === 'string') {
       log(`semantic search off: ${model}; knowledge search uses BM25 alone`);
       return null;

@@ -34,7 +34,7 @@ export class KnowledgeFeed {
 
   async start(): Promise<void> {
     const started = Date.now();
-    if (this.rerank === 'auto') this.semantic = await SemanticSearch.load(defaultModelDir(), (message) => this.log.info(message));
+    if (this.rerank === 'auto') this.semantic = await SemanticSearch.load(defaultModelDir(), (message, level = 'info') => this.log[level](message));
     else this.log.info('semantic search off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
     this.startHead = head;
