@@ -14,3 +14,4 @@ export { KnowledgeIndex, KnowledgeIndexOptions, DEFAULT_INDEX_OPTIONS, searchabl
 export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } from './knowledge/quality';
 export { SemanticSearch, searchKnowledge, passageForEmbedding, FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './knowledge/embeddings';
 export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES } from './knowledge/e5-model';
+export { VectorFile } from './knowledge/vector-file';

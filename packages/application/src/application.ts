@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { GroundedResponder, LlmResponder, Responder } from '@support/agent';
 import { formatPosition, parsePosition, Position } from '@support/eventstore';
 import { AgentConfigs } from './agent/configs';
@@ -131,6 +132,7 @@ export class Application {
       },
       this.log.child({ component: 'knowledge' }),
       options.config.agentReranker,
+      join(options.config.dataDir, 'vectors'),
     );
     const grounded = new GroundedResponder();
     const llm = options.config.llm;

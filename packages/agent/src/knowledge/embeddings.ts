@@ -1,6 +1,8 @@
 import { keepBest, KnowledgeIndex, searchableText } from './knowledge-index';
 import { defaultModelDir, E5Model, type EmbeddingModel } from './e5-model';
 import type { Passage, SearchHit, SearchScope } from './types';
+import { VectorFile } from './vector-file';
+import { join } from 'node:path';
 
 /**
  * Hybrid knowledge search: every passage in scope scored by meaning (cosine of the question's
@@ -60,45 +62,95 @@ export class SemanticSearch {
   /** Each indexed passage's embedding, kept with the passage object (the index holds one per passage; a replaced article's go with it). */
   private readonly vectors = new WeakMap<Passage, Float32Array>();
 
-  constructor(readonly model: EmbeddingModel) {}
+  constructor(
+    readonly model: EmbeddingModel,
+    /** Passage and sentence vectors kept across restarts (help-centre text only; customers' questions stay in memory). */
+    private saved: VectorFile | null = null,
+  ) {}
 
+  /**
+   * Starts the model; null, after logging why, when it cannot run. `vectorDir`: where the
+   * vectors of help-centre text are kept across restarts (none when unset or not writable).
+   */
   static async load(
     modelDir: string = defaultModelDir(),
     log: (message: string, level?: 'info' | 'warn') => void = () => undefined,
+    vectorDir?: string,
   ): Promise<SemanticSearch | null> {
     const model = await E5Model.load(modelDir, (why) => log(`semantic search: the model process ended (${why}); the next question starts it again`, 'warn'));
     if (typeof model === 'string') {
       log(`semantic search off: ${model}; knowledge search uses BM25 alone`);
       return null;
     }
-    log(`semantic search on: ${model.name} (${model.dimensions} dimensions) from ${model.modelDir}`);
-    return new SemanticSearch(model);
+    let saved: VectorFile | null = null;
+    if (vectorDir !== undefined) {
+      const path = join(vectorDir, `${model.name}.vectors`);
+      try {
+        saved = VectorFile.open(path, model.dimensions);
+      } catch (e) {
+        log(`semantic search: vectors are not kept across restarts (${path}: ${(e as Error).message})`, 'warn');
+      }
+    }
+    log(
+      `semantic search on: ${model.name} (${model.dimensions} dimensions) from ${model.modelDir}${saved ? `, ${saved.size} vectors kept in ${saved.path}` : ''}`,
+    );
+    return new SemanticSearch(model, saved);
   }
 
-  close(): Promise<void> {
-    return this.model.close();
+  async close(): Promise<void> {
+    await this.model.close();
+    this.saved?.close();
   }
 
-  /** Unit-length embeddings of the texts, in order (cached). */
+  /** Unit-length embeddings of the texts, in order (cached; passages' also on disk). */
   async embed(texts: readonly string[], kind: 'query' | 'passage'): Promise<Float32Array[]> {
     const key = (t: string) => `${kind[0]}:${t}`;
-    const missing = [...new Set(texts.filter((t) => !this.cache.has(key(t))))];
+    const fromDisk = (t: string) => (kind === 'passage' ? this.saved?.get(VectorFile.key(kind, t)) : undefined);
+    const missing: string[] = [];
+    for (const t of new Set(texts)) {
+      if (this.cache.has(key(t))) continue;
+      const saved = fromDisk(t);
+      if (saved) this.cache.set(key(t), saved);
+      else missing.push(t);
+    }
     if (missing.length > 0) {
       const vectors = await this.model.embed(missing, kind);
       if (this.cache.size + missing.length > CACHE_SIZE) this.cache.clear();
-      missing.forEach((t, i) => this.cache.set(key(t), vectors[i]));
+      missing.forEach((t, i) => {
+        this.cache.set(key(t), vectors[i]);
+        if (kind === 'passage') this.save(t, vectors[i]);
+      });
     }
     return Promise.all(texts.map(async (t) => this.cache.get(key(t)) ?? (await this.model.embed([t], kind))[0]));
   }
 
-  /** The passages' embeddings, in order: those not embedded yet go to the model. */
+  /** The passages' embeddings, in order: those not embedded yet come from disk or the model. */
   async passageVectors(passages: readonly Passage[]): Promise<Float32Array[]> {
-    const missing = passages.filter((p) => !this.vectors.has(p));
+    const missing: Passage[] = [];
+    for (const p of passages) {
+      if (this.vectors.has(p)) continue;
+      const saved = this.saved?.get(VectorFile.key('passage', passageForEmbedding(p)));
+      if (saved) this.vectors.set(p, saved);
+      else missing.push(p);
+    }
     if (missing.length > 0) {
-      const vectors = await this.model.embed(missing.map(passageForEmbedding), 'passage');
-      missing.forEach((p, i) => this.vectors.set(p, vectors[i]));
+      const texts = missing.map(passageForEmbedding);
+      const vectors = await this.model.embed(texts, 'passage');
+      missing.forEach((p, i) => {
+        this.vectors.set(p, vectors[i]);
+        this.save(texts[i], vectors[i]);
+      });
     }
     return passages.map((p) => this.vectors.get(p)!);
+  }
+
+  /** A disk that fails (full, gone) costs only the saving: the vector is used all the same. */
+  private save(text: string, vector: Float32Array): void {
+    try {
+      this.saved?.put(VectorFile.key('passage', text), vector);
+    } catch {
+      this.saved = null;
+    }
   }
 
   /** Embeds passages ahead of the questions that will need them (an article indexed). */

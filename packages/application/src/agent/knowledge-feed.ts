@@ -30,11 +30,14 @@ export class KnowledgeFeed {
     private readonly log: Logger,
     /** `off` keeps BM25 alone even with the model present; `auto` uses the model when it loads. */
     private readonly rerank: 'auto' | 'off' = 'auto',
+    /** Where the embedding model's vectors of articles are kept across restarts. */
+    private readonly vectorDir?: string,
   ) {}
 
   async start(): Promise<void> {
     const started = Date.now();
-    if (this.rerank === 'auto') this.semantic = await SemanticSearch.load(defaultModelDir(), (message, level = 'info') => this.log[level](message));
+    if (this.rerank === 'auto')
+      this.semantic = await SemanticSearch.load(defaultModelDir(), (message, level = 'info') => this.log[level](message), this.vectorDir);
     else this.log.info('semantic search off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
     const head = await this.events.head();
     this.startHead = head;
