@@ -1,0 +1,49 @@
+import t from 'tap';
+import { enableAgent, importArticles, kbId } from '../support/agent';
+import { removeDir, Service, startService, tempDir } from '../support/service';
+import { Tenant, tenant } from '../support/workspace';
+
+// What a reply holds, as a customer reads it (with the embedding model, as `npm start` runs).
+
+let svc: Service;
+let ws: Tenant;
+const dir = tempDir();
+const ARTICLES = [
+  {
+    id: kbId(71),
+    title: 'Shipping times and costs',
+    content:
+      'We ship to the United States, Canada and the United Kingdom. Orders to the United States arrive in 3 to 5 business days. ' +
+      'Orders to Canada arrive in 6 to 9 business days. Orders to the United Kingdom arrive in 7 to 10 business days. ' +
+      'Shipping is free on orders over $50.',
+  },
+  { id: kbId(72), title: 'Returns', content: 'You can return an unused item within 30 days for a full refund. Start a return from your orders page.' },
+];
+
+t.before(async () => {
+  svc = await startService(dir);
+  ws = await tenant(svc.baseUrl, dir, { name: 'Answers' });
+  await importArticles(dir, ws, ARTICLES);
+});
+t.teardown(async () => {
+  await svc.stop();
+  removeDir(dir);
+});
+
+t.test('a concise answer is the one sentence that answers the question', async (t) => {
+  await enableAgent(ws, { tone: 'professional', response_length: 'concise' });
+  const r = await ws.api.post('/agent/messages', { message: 'how long does shipping to canada take' });
+  t.equal(r.status, 200);
+  t.equal(r.body.messages.length, 1);
+  t.match(r.body.messages[0], /Orders to Canada arrive in 6 to 9 business days\./);
+  t.notMatch(r.body.messages[0], /United Kingdom arrive/, 'not the other countries');
+  t.strictSame(r.body.sources, ['Shipping times and costs']);
+});
+
+t.test('a question in Spanish finds the English article by meaning', async (t) => {
+  await enableAgent(ws, { tone: 'friendly', response_length: 'balanced' });
+  const r = await ws.api.post('/agent/messages', { message: '¿Puedo devolver un artículo que no he usado?' });
+  t.equal(r.status, 200);
+  t.strictSame(r.body.sources, ['Returns']);
+  t.match(r.body.messages.join(' '), /within 30 days/);
+});
