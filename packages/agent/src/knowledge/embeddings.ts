@@ -127,14 +127,18 @@ export class SemanticSearch {
   /** The passages' embeddings, in order: those not embedded yet come from disk or the model. */
   async passageVectors(passages: readonly Passage[]): Promise<Float32Array[]> {
     const missing: Passage[] = [];
+    const texts: string[] = [];
     for (const p of passages) {
       if (this.vectors.has(p)) continue;
-      const saved = this.saved?.get(VectorFile.key('passage', passageForEmbedding(p)));
+      const text = passageForEmbedding(p);
+      const saved = this.saved?.get(VectorFile.key('passage', text));
       if (saved) this.vectors.set(p, saved);
-      else missing.push(p);
+      else {
+        missing.push(p);
+        texts.push(text);
+      }
     }
     if (missing.length > 0) {
-      const texts = missing.map(passageForEmbedding);
       const vectors = await this.model.embed(texts, 'passage');
       missing.forEach((p, i) => {
         this.vectors.set(p, vectors[i]);
