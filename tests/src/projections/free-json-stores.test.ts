@@ -12,7 +12,7 @@ import { SqliteReadStore } from '@support/readstore/sqlite';
 import { ev, messageData } from '../support/events';
 import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
 import { atLimits, goodObject } from '../support/free-json-arb';
-import { checkProperty, propertySeed } from '../support/property';
+import { checkProperty, expectSame, propertySeed } from '../support/property';
 import { removeDir, tempDir } from '../support/service';
 
 /**
@@ -89,9 +89,7 @@ const roundTrips = async (t: Test, reads: ReadStore) => {
   for (const value of atLimits()) t.strictSame(await apply(value), [value, value, [value, value], value], JSON.stringify(value).slice(0, 50));
   await checkProperty(
     seed,
-    fc.asyncProperty(goodObject, async (value) => {
-      t.strictSame(await apply(value), [value, value, [value, value], value]);
-    }),
+    fc.asyncProperty(goodObject, async (value) => expectSame(await apply(value), [value, value, [value, value], value])),
     40,
   );
 };
