@@ -15,3 +15,7 @@ export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } fro
 export { SemanticSearch, searchKnowledge, passageForEmbedding, FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './knowledge/embeddings';
 export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES } from './knowledge/e5-model';
 export { VectorFile } from './knowledge/vector-file';
+export * from './service/configs';
+export * from './service/knowledge-feed';
+export * from './service/turns';
+export { Agent } from './service/agent';

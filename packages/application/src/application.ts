@@ -1,11 +1,4 @@
-import { join } from 'node:path';
-import { GroundedResponder, LlmResponder, Responder } from '@support/agent';
 import { formatPosition, parsePosition, Position } from '@support/eventstore';
-import { AgentConfigs } from './agent/configs';
-import { KnowledgeFeed } from './agent/knowledge-feed';
-import { AgentTurns } from './agent/turns';
-import { execute } from './commands/execute';
-import { articleAggregate, articleStream } from './commands/import-kinds';
 import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
 import type { BusSubscription } from '@support/bus';
 import { authenticator } from './auth/authenticate';
@@ -23,12 +16,9 @@ import { Tags } from './commands/tags';
 import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
-import { IdempotencyStore } from './idempotency/store';
 import { Logger } from './log';
 import { ReadModels } from './queries/read-models';
-import { CounterStore, MemoryCounterStore, SharedCounterStore } from './ratelimit/counters';
 import { Leases } from './workers/leases';
-import { RateLimiter } from './ratelimit/limiter';
 
 /** Where projectors announce their checkpoints (outside the bus's durable subjects). */
 const CHECKPOINT_SIGNAL = 'signals.checkpoint';
@@ -39,22 +29,23 @@ export interface ApplicationOptions {
   clock?: Clock;
   ids?: IdSource;
   engines?: Engines;
-  counters?: CounterStore;
   /** Run the projector in this process (standalone); otherwise learn the projectors' checkpoints from their signals. */
   projector: boolean;
-  /** Count rate limits in the read store, shared by every API instance (scale-out); default: in this process. */
-  sharedLimits?: boolean;
-  /** The agent's answer writer; default: the LLM when configured, else the grounded responder. */
-  responder?: Responder;
 }
 
-/** Everything above the ports, wired once per process. */
+/**
+ * The use cases above the ports (commands, read models, read-your-writes), wired once per
+ * process. What only the API runs (the agent, rate limits, the idempotency cache) is built by
+ * the API process beside it, so the workers never load it.
+ */
 export class Application {
   readonly config: Config;
   readonly log: Logger;
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly engines: Engines;
+  /** What commands run on: the event store, the clock and the id source. */
+  readonly deps: Deps;
   readonly reads: ReadModels;
   readonly workspaces: Workspaces;
   readonly keys: ApiKeys;
@@ -65,14 +56,8 @@ export class Application {
   readonly webhookEndpoints: WebhookEndpoints;
   readonly ticketActivity: TicketActivity;
   readonly webhookRecords: WebhookRecords;
-  readonly limiter: RateLimiter;
-  readonly idempotency: IdempotencyStore;
   readonly projector: Projector | null;
   readonly authenticate;
-  readonly agentConfigs: AgentConfigs;
-  /** The knowledge index; started by the processes that answer agent calls (`listen`). */
-  readonly knowledge: KnowledgeFeed;
-  readonly agentTurns: AgentTurns;
   /** Leases in the read store (relay, SLA monitor, read models' projectors). */
   readonly leases: Leases;
   private readonly watch: ProjectionWatch;
@@ -85,6 +70,7 @@ export class Application {
     this.ids = options.ids ?? ulidIds(this.clock);
     this.engines = options.engines ?? openEngines(options.config);
     const deps: Deps = { events: this.engines.events, clock: this.clock, ids: this.ids };
+    this.deps = deps;
     const reservations = new Reservations(deps);
     this.workspaces = new Workspaces(deps, reservations);
     this.keys = new ApiKeys(deps, this.workspaces);
@@ -101,12 +87,7 @@ export class Application {
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.ticketActivity = new TicketActivity(deps);
-    const counters =
-      options.counters ??
-      (options.sharedLimits ? new SharedCounterStore(this.engines.reads, this.log.child({ component: 'rate-limit' })) : new MemoryCounterStore());
-    this.limiter = new RateLimiter(counters, this.clock, options.config.rateLimitScale);
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs);
-    this.idempotency = new IdempotencyStore(this.engines.reads, this.clock);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector
       ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' }), {
@@ -123,31 +104,6 @@ export class Application {
         [[CHECKPOINT], ALL_PROJECTIONS.map((p) => readModelCheckpoint(p.collection.name))],
         this.engines.bus.shared ? 1000 : 20,
       );
-    this.agentConfigs = new AgentConfigs(deps);
-    const system = { workspaceId: null, actor: 'system', requestId: null };
-    this.knowledge = new KnowledgeFeed(
-      this.engines.events,
-      async (workspaceId, id, indexed) => {
-        await execute(deps, { ...system, workspaceId }, articleAggregate, articleStream(id), { type: 'mark_indexed', indexed });
-      },
-      this.log.child({ component: 'knowledge' }),
-      options.config.agentReranker,
-      join(options.config.dataDir, 'vectors'),
-    );
-    const grounded = new GroundedResponder();
-    const llm = options.config.llm;
-    const responder = options.responder ?? (llm ? new LlmResponder({ ...llm, fallback: grounded, log: this.log.child({ component: 'llm' }) }) : grounded);
-    this.agentTurns = new AgentTurns(deps, {
-      workspaces: this.workspaces,
-      configs: this.agentConfigs,
-      conversations: this.conversations,
-      customers: this.customers,
-      reads: this.reads,
-      knowledge: this.knowledge,
-      responder,
-      clock: this.clock,
-      log: this.log.child({ component: 'agent' }),
-    });
   }
 
   /** The SSRF guard's settings, for registration and for every delivery. */

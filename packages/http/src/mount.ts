@@ -1,12 +1,15 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type {} from 'koa-bodyparser';
-import { Application, IdempotencyStore, Principal } from '@support/application';
+import type { Agent } from '@support/agent';
+import type { Application, Principal } from '@support/application';
+import type { Api } from './api';
 import { planAccess, Plan } from '@support/domain';
 import { decodeOrThrow, describeErrors } from './codec/report';
 import { ApiError, toApiError } from './errors';
 import type { Identity } from './middleware/identify';
 import { HandlerInput, RouteDef } from './route';
+import { IdempotencyStore } from './limits/idempotency-store';
 import { JsonText } from './resources/common';
 
 /** The caller's key, or the 401/402/403 of spec 5 and 7; `scope` null: any valid key. */
@@ -44,12 +47,12 @@ type Run = (idempotency: Idempotency) => Promise<{ status: number; body: unknown
 /**
  * A POST with an Idempotency-Key (spec 4.1): the first 2xx answer is replayed as it was; a try
  * that failed, or whose answer was lost, runs again with the same ids, and its commands find
- * the key in their streams and perform nothing twice (idempotency/store.ts).
+ * the key in their streams and perform nothing twice (limits/idempotency-store.ts).
  */
-const idempotent = async (ctx: Context, app: Application, principal: Principal, key: string, run: Run) => {
+const idempotent = async (ctx: Context, store: IdempotencyStore, principal: Principal, key: string, run: Run) => {
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
   const rawBody = ctx.request.rawBody ?? '';
-  const begun = await app.idempotency.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, rawBody));
+  const begun = await store.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, rawBody));
   switch (begun.kind) {
     case 'replay':
       ctx.set('Idempotent-Replayed', 'true');
@@ -59,11 +62,11 @@ const idempotent = async (ctx: Context, app: Application, principal: Principal, 
     case 'proceed':
       try {
         const result = await run({ key: begun.key, firstSeenMs: begun.firstSeenMs });
-        if (result.status >= 200 && result.status < 300) await app.idempotency.complete(begun.entryId, result.status, result.body);
-        else await app.idempotency.fail(begun.entryId, result.status);
+        if (result.status >= 200 && result.status < 300) await store.complete(begun.entryId, result.status, result.body);
+        else await store.fail(begun.entryId, result.status);
         return result;
       } catch (err) {
-        await app.idempotency.fail(begun.entryId, toApiError(err)?.status ?? 500).catch(() => undefined);
+        await store.fail(begun.entryId, toApiError(err)?.status ?? 500).catch(() => undefined);
         throw err;
       }
   }
@@ -76,6 +79,7 @@ class Input implements HandlerInput<unknown, unknown, unknown> {
   constructor(
     private readonly ctx: Context,
     readonly app: Application,
+    readonly agent: Agent,
     readonly principal: Principal,
     readonly params: unknown,
     readonly query: unknown,
@@ -105,7 +109,7 @@ const respond = async (def: RouteDef, app: Application, input: Input): Promise<{
 };
 
 /** Registers route declarations on a router: access checks, validation, idempotency, handler. */
-export const mountRoutes = (router: Router, app: Application, routes: readonly RouteDef[]) => {
+export const mountRoutes = (router: Router, api: Api, routes: readonly RouteDef[]) => {
   for (const def of routes) {
     router[def.method](def.path, async (ctx) => {
       const principal = requirePrincipal(ctx, def);
@@ -118,14 +122,14 @@ export const mountRoutes = (router: Router, app: Application, routes: readonly R
         if (!def.bodyOptional && !hasBody(ctx)) throw new ApiError(400, 'A JSON body is required');
         body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
       }
-      const input = new Input(ctx, app, principal, params, query, body);
+      const input = new Input(ctx, api.app, api.agent, principal, params, query, body);
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
       const result =
         key === ''
-          ? await respond(def, app, input)
-          : await idempotent(ctx, app, principal, key, (idempotency) => {
+          ? await respond(def, api.app, input)
+          : await idempotent(ctx, api.idempotency, principal, key, (idempotency) => {
               input.idempotency = idempotency;
-              return respond(def, app, input);
+              return respond(def, api.app, input);
             });
       ctx.status = result.status;
       if (result.body instanceof JsonText) {

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import type { Application } from '@support/application';
 import {
+  type Api,
   BODY_LIMIT_BYTES,
   dispatchRoutes,
   healthEndpoints,
@@ -27,11 +27,11 @@ const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
  * The middleware every request passes before the router, in order and named: createHttpApp
  * uses them all, `npm run bench:layers` measures what each adds.
  */
-export const apiLayers = (app: Application, probes: Probes = NO_PROBES, role = 'api'): { name: string; middleware: Middleware[] }[] => [
+export const apiLayers = ({ app, limiter }: Api, probes: Probes = NO_PROBES, role = 'api'): { name: string; middleware: Middleware[] }[] => [
   { name: 'request context', middleware: [requestContext(app.log)] },
   { name: 'health', middleware: [healthEndpoints(app, probes, role)] },
   { name: 'identify', middleware: [identify(app)] },
-  { name: 'rate limit', middleware: [rateLimit(app)] },
+  { name: 'rate limit', middleware: [rateLimit(limiter)] },
   // Only requests whose method carries a body go through body parsing: reads skip it in one step.
   {
     name: 'body (skipped by reads)',
@@ -42,7 +42,8 @@ export const apiLayers = (app: Application, probes: Probes = NO_PROBES, role = '
 ];
 
 /** `probes`: what GET /healthz and /readyz report of the process (its consumers and leases). */
-export const createHttpApp = (app: Application, probes: Probes = NO_PROBES, role = 'api'): Koa => {
+export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'): Koa => {
+  const { app } = api;
   const koa = new Koa({ proxy: app.config.trustProxy });
   const openapi = JSON.stringify(
     openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }),
@@ -58,15 +59,15 @@ export const createHttpApp = (app: Application, probes: Probes = NO_PROBES, role
     if (clientSide || (err.status ?? 500) < 500) app.log.info('client connection ended early', fields);
     else app.log.error('error outside a request', fields);
   });
-  for (const layer of apiLayers(app, probes, role)) for (const middleware of layer.middleware) koa.use(middleware);
+  for (const layer of apiLayers(api, probes, role)) for (const middleware of layer.middleware) koa.use(middleware);
 
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;
   });
-  mountRoutes(router, app, ROUTES);
-  mountMcp(router, app);
+  mountRoutes(router, api, ROUTES);
+  mountMcp(router, api);
   koa.use(dispatchRoutes(router));
   // No route took the request: 405 with Allow when the path exists with other methods (any
   // method, TRACE and PROPFIND included), else 404; requestContext turns both into the envelope.

@@ -1,4 +1,6 @@
+import { Agent } from '@support/agent';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
+import { apiOf } from '@support/http';
 import { runUntilSignal } from './server';
 
 /**
@@ -7,4 +9,5 @@ import { runUntilSignal } from './server';
  */
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'api', instance: config.instanceId });
-void runUntilSignal(new Application({ config, log, projector: false, sharedLimits: true }), 'api');
+const app = new Application({ config, log, projector: false });
+void runUntilSignal(apiOf(app, new Agent(app), { sharedLimits: true }), 'api');

@@ -1,12 +1,8 @@
-import { join } from 'node:path';
-import { LogConsumer, type Application, type Logger } from '@support/application';
+import { DISPATCHER_DURABLE, EVENTS_SUBJECT, fromBusMessage, LogConsumer, type Application, type Logger } from '@support/application';
 import type { BusMessage, BusSubscription } from '@support/bus';
-import { createMailer } from '@support/webhooks';
 import { Deliverer } from './deliverer';
 import { Intake } from './intake';
-import { Notifier } from './notifier';
 import { Payloads } from './payloads';
-import { DISPATCHER_DURABLE, EVENTS_SUBJECT, fromBusMessage } from './subjects';
 
 /** Bus messages taken in at once by one dispatcher. */
 const INTAKE_PULLS = 8;
@@ -20,15 +16,12 @@ export interface DispatcherOptions {
    * publishes (scale-out, NATS).
    */
   source: 'log' | 'bus';
-  /** Mail workspace notices from this process (run it in exactly one). */
-  notify: boolean;
 }
 
-/** Webhook delivery: intake of events, sending and retrying, and (optionally) notices. */
+/** Webhook delivery: intake of events, sending and retrying (the relay mails the notices). */
 export class Dispatcher {
   private readonly intake: Intake;
   private readonly deliverer: Deliverer;
-  private readonly notifier: Notifier | null;
   private logConsumer: LogConsumer | null = null;
   private readonly busSubscriptions: BusSubscription[] = [];
 
@@ -44,9 +37,6 @@ export class Dispatcher {
       // Competing dispatchers each send what their own intake took from the bus.
       takeOverAfterMs: options.source === 'bus' ? TAKE_OVER_AFTER_MS : 0,
     });
-    this.notifier = options.notify
-      ? new Notifier(app, createMailer({ smtpUrl: app.config.smtpUrl, outboxDir: join(app.config.dataDir, 'outbox') }), log)
-      : null;
   }
 
   async start(): Promise<void> {
@@ -71,17 +61,15 @@ export class Dispatcher {
       for (let i = 0; i < INTAKE_PULLS; i++) this.busSubscriptions.push(await this.app.engines.bus.consume(options, handle));
     }
     this.deliverer.start();
-    await this.notifier?.start();
   }
 
   health() {
-    return [this.logConsumer?.health() ?? null, this.notifier?.health() ?? null];
+    return this.logConsumer?.health() ?? null;
   }
 
   async stop(): Promise<void> {
     await this.logConsumer?.stop();
     await Promise.all(this.busSubscriptions.map((s) => s.close()));
     await this.deliverer.stop();
-    await this.notifier?.stop();
   }
 }

@@ -10,7 +10,7 @@ import {
   ticketsProjection,
 } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { toConversation, toCustomer, toMessage, toTicket } from '@support/http';
+import { toConversation, toCustomer, toMessage, toTicket } from '@support/http/resources';
 
 interface PayloadSpec {
   projection: Projection;

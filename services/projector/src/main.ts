@@ -1,5 +1,5 @@
 import { Application, jsonLogger, loadConfigOrExit, ProjectorPool } from '@support/application';
-import { runUntilSignal } from '@support/http';
+import { runUntilSignal } from '@support/http/server';
 import { ALL_PROJECTIONS } from '@support/projections';
 
 /**

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import { Application, jsonLogger, LeasedWorker, loadConfigOrExit } from '@support/application';
-import { Notifier } from '@support/dispatcher';
-import { runUntilSignal } from '@support/http';
-import { createMailer } from '@support/webhooks';
+import { runUntilSignal } from '@support/http/server';
+import { configuredNotifier } from './notifier';
 import { Relay } from './relay';
 
 /**
@@ -13,6 +11,5 @@ const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'relay', instance: config.instanceId });
 const app = new Application({ config, log, projector: false });
 const relay = new Relay(app.engines.events, app.engines.reads, app.engines.bus, log);
-const notifier = new Notifier(app, createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox') }), log);
-const active = new LeasedWorker(app.leases, 'relay', config.instanceId, [relay, notifier], log);
+const active = new LeasedWorker(app.leases, 'relay', config.instanceId, [relay, configuredNotifier(app, log)], log);
 void runUntilSignal(app, { role: 'relay', workers: [active] });

@@ -1,8 +1,7 @@
-import { LogConsumer, type Logger } from '@support/application';
+import { LogConsumer, subjectOf, toBusMessage, type Logger } from '@support/application';
 import type { Bus } from '@support/bus';
 import type { EventStore } from '@support/eventstore';
 import type { ReadStore } from '@support/readstore';
-import { subjectOf, toBusMessage } from '@support/dispatcher';
 
 /**
  * Every domain event, in log order, from the event store to the bus. The message id is the

@@ -1,5 +1,5 @@
 import { Application, jsonLogger, LeasedWorker, loadConfigOrExit } from '@support/application';
-import { runUntilSignal } from '@support/http';
+import { runUntilSignal } from '@support/http/server';
 import { SlaMonitor } from './monitor';
 import { TicketResponses } from './responses';
 

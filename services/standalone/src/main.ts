@@ -1,7 +1,9 @@
+import { Agent } from '@support/agent';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from '@support/api';
 import { Dispatcher } from '@support/dispatcher';
-import { Relay } from '@support/relay';
+import { apiOf } from '@support/http';
+import { configuredNotifier, Relay } from '@support/relay';
 import { SlaMonitor, TicketResponses } from '@support/sla-monitor';
 
 /**
@@ -19,8 +21,9 @@ const viaBus = app.engines.bus.durable;
 const child = (component: string) => log.child({ component });
 const workers = [
   ...(viaBus ? [new Relay(app.engines.events, app.engines.reads, app.engines.bus, child('relay'))] : []),
-  new Dispatcher(app, child('dispatcher'), { source: viaBus ? 'bus' : 'log', notify: true }),
+  new Dispatcher(app, child('dispatcher'), { source: viaBus ? 'bus' : 'log' }),
+  configuredNotifier(app, child('notifier')),
   new TicketResponses(app, child('ticket-responses')),
   new SlaMonitor(app, child('sla-monitor'), config.slaIntervalMs),
 ];
-void runUntilSignal(app, 'standalone', workers);
+void runUntilSignal(apiOf(app, new Agent(app)), 'standalone', workers);

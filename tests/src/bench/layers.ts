@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Application, loadConfig, silentLogger } from '@support/application';
-import { customerJson, dispatchRoutes } from '@support/http';
+import { Agent } from '@support/agent';
+import { apiOf, customerJson, dispatchRoutes, type Api } from '@support/http';
 import { apiLayers, createHttpApp, ROUTES } from '@support/api';
 import { median } from './load';
 
@@ -21,9 +22,10 @@ import { median } from './load';
  * validation, idempotency, the route's handler). autocannon runs in a child process, so its CPU is not
  * counted. Stacks alternate round by round; medians are printed. docs/performance.md cites it.
  */
-const stack = (app: Application, workspaceId: string, depth: number, routed = false): Koa => {
+const stack = (api: Api, workspaceId: string, depth: number, routed = false): Koa => {
   const koa = new Koa();
-  for (const layer of apiLayers(app).slice(0, depth)) for (const middleware of layer.middleware) koa.use(middleware);
+  const { app } = api;
+  for (const layer of apiLayers(api).slice(0, depth)) for (const middleware of layer.middleware) koa.use(middleware);
   const read = async (ctx: Koa.Context, id: string) => {
     ctx.type = 'application/json';
     ctx.body = await app.reads.customers.requireJson(workspaceId, id, 'customer', customerJson);
@@ -87,13 +89,14 @@ const main = async () => {
       { email: 'layers@example.com', name: 'Layers' },
     );
     await app.settle(customer.position);
-    const names = apiLayers(app).map((l) => l.name);
+    const api = apiOf(app, new Agent(app));
+    const names = apiLayers(api).map((l) => l.name);
     const stacks = [
       { name: 'bare Koa (the baseline)', koa: baselineStack() },
-      { name: 'bare Koa + the read', koa: stack(app, workspace.id, 0) },
-      ...names.map((name, i) => ({ name: `+ ${name}`, koa: stack(app, workspace.id, i + 1) })),
-      { name: '+ router (dispatchRoutes)', koa: stack(app, workspace.id, names.length, true) },
-      { name: '+ route mounting (the API)', koa: createHttpApp(app) },
+      { name: 'bare Koa + the read', koa: stack(api, workspace.id, 0) },
+      ...names.map((name, i) => ({ name: `+ ${name}`, koa: stack(api, workspace.id, i + 1) })),
+      { name: '+ router (dispatchRoutes)', koa: stack(api, workspace.id, names.length, true) },
+      { name: '+ route mounting (the API)', koa: createHttpApp(api) },
     ];
     const cpu = new Map<string, number[]>();
     const rps = new Map<string, number[]>();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Application, jsonLogger, loadConfig } from '@support/application';
-import { Notifier } from '@support/dispatcher';
+import { Notifier } from '@support/relay';
 import type { Mail, Mailer } from '@support/webhooks';
 import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';

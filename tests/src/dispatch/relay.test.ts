@@ -4,7 +4,7 @@ import t from 'tap';
 import { silentLogger } from '@support/application';
 import { BusMessage } from '@support/bus';
 import { MemoryBus } from '@support/bus/memory';
-import { fromBusMessage } from '@support/dispatcher';
+import { fromBusMessage } from '@support/application';
 import { NewEvent } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { SqliteReadStore } from '@support/readstore/sqlite';

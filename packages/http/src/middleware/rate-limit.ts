@@ -1,5 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
-import { nowOrLater, type Application, type RateDecision, type Tier } from '@support/application';
+import { nowOrLater } from '@support/application';
+import type { RateDecision, RateLimiter, Tier } from '../limits/rate-limiter';
 import { ApiError } from '../errors';
 import type { Identity } from './identify';
 
@@ -12,7 +13,7 @@ export const tierOfRequest = (method: string, path: string): Tier =>
  * Spec 4.1 and 8: RateLimit-* on every response, 429 with Retry-After past the limit.
  * Keys count per key and per workspace; callers without a valid key count per address.
  */
-export const rateLimit = (app: Application): Middleware => {
+export const rateLimit = (limiter: RateLimiter): Middleware => {
   const answer = (ctx: Context, next: Next, decision: RateDecision): Promise<unknown> => {
     ctx.set('RateLimit-Limit', String(decision.limit));
     ctx.set('RateLimit-Remaining', String(decision.remaining));
@@ -29,7 +30,7 @@ export const rateLimit = (app: Application): Middleware => {
     const identity = ctx.state.identity as Identity;
     const subject =
       'principal' in identity ? { key: identity.principal.keyId, workspace: identity.principal.workspaceId } : { key: `ip:${ctx.ip}`, workspace: null };
-    const decision = app.limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
+    const decision = limiter.check(tierOfRequest(ctx.method, ctx.path), subject);
     return nowOrLater(decision, (d) => answer(ctx, next, d));
   };
 };

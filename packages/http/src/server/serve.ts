@@ -35,11 +35,9 @@ const healthOnlyApp = (app: Application, probes: Probes, role: string): Koa => {
 export const serve = async (app: Application, options: ServeOptions): Promise<RunningServer> => {
   await app.start();
   const workers = options.workers ?? [];
-  // The agent's knowledge index is rebuilt from the log before the first request is served.
-  if (options.api) await app.knowledge.start();
+  // Every worker is running (the API's agent has rebuilt its knowledge index) before the first request.
   for (const w of workers) await w.start();
-  const base = probesOf(app, workers);
-  const probes: Probes = options.api ? { ...base, consumers: () => [...base.consumers(), ...[app.knowledge.health()].flatMap((h) => (h ? [h] : []))] } : base;
+  const probes = probesOf(app, workers);
   const koa = options.api ? options.api(probes) : healthOnlyApp(app, probes, options.role);
   // A client that is slow to send its headers or body is cut off (Node answers 408) instead of
   // holding a connection for Node's default five minutes.
@@ -72,7 +70,6 @@ export const serve = async (app: Application, options: ServeOptions): Promise<Ru
         await closed;
         clearTimeout(force);
         for (const w of [...workers].reverse()) await w.stop();
-        if (options.api) await app.knowledge.stop();
         await app.stop();
       })()),
   };

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Application } from '@support/application';
-import { requirePrincipal } from '@support/http';
+import { requirePrincipal, type Api } from '@support/http';
 import { mcpServer } from './tools';
 
 /**
@@ -10,10 +9,10 @@ import { mcpServer } from './tools';
  * (any valid key; each tool checks its own scope) and the chat rate tier (the rate-limit
  * middleware). Koa's body parser has read the body already, so the parsed body is handed over.
  */
-export const mountMcp = (router: Router, app: Application) => {
+export const mountMcp = (router: Router, api: Api) => {
   router.post('/mcp', async (ctx) => {
     const principal = requirePrincipal(ctx, { scope: null });
-    const server = mcpServer(app, principal, ctx.state.requestId as string);
+    const server = mcpServer(api, principal, ctx.state.requestId as string);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
     ctx.res.on('close', () => {

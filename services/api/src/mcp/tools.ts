@@ -3,9 +3,9 @@ import type * as t from 'io-ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { Application, Principal } from '@support/application';
+import type { Principal } from '@support/application';
 import { CHANNELS, type Scope } from '@support/domain';
-import { describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage } from '@support/http';
+import { describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage, type Api } from '@support/http';
 import { runTurn, searchBody, searchKnowledge, turnBody } from '../routes/agent';
 import { API_VERSION } from '../routes/meta';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
@@ -35,7 +35,7 @@ const refusal = (message: string): CallToolResult => ({ isError: true, content: 
  * error that names the missing scope, and validates its arguments with the same io-ts codecs as
  * the REST routes (zod only declares the shape to MCP clients, as the SDK requires).
  */
-export const mcpServer = (app: Application, principal: Principal, requestId: string): McpServer => {
+export const mcpServer = ({ app, agent }: Api, principal: Principal, requestId: string): McpServer => {
   const server = new McpServer({ name: 'support-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
 
   const tool = <C extends t.Any>(
@@ -55,7 +55,7 @@ export const mcpServer = (app: Application, principal: Principal, requestId: str
     server.registerTool(name, config, async (raw: unknown) => {
       if (!principal.scopes.includes(scope)) return refusal(`This key lacks the scope ${scope}, which the tool ${name} needs.`);
       // PATCH /agent {"deployed_channels": {"mcp": false}} switches the MCP server off for the workspace.
-      if (!(await app.agentConfigs.current(principal.workspaceId)).deployed_channels.mcp)
+      if (!(await agent.configs.current(principal.workspaceId)).deployed_channels.mcp)
         return refusal('The MCP server is switched off for this workspace; turn it on with PATCH /agent {"deployed_channels": {"mcp": true}}.');
       const decoded = codec.decode(raw ?? {});
       if (E.isLeft(decoded)) return refusal(describeErrors(decoded.left, 'arguments').message);
@@ -69,8 +69,8 @@ export const mcpServer = (app: Application, principal: Principal, requestId: str
     });
   };
 
-  tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, principal, requestId, args));
-  tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, principal.workspaceId, args));
+  tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, agent, principal, requestId, args));
+  tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, agent, principal.workspaceId, args));
   tool('get_conversation', TOOLS.get_conversation, 'conversations:read', getArgs, async ({ conversation_id }) => {
     const doc = await app.reads.conversations.require(principal.workspaceId, conversation_id, 'conversation');
     const messages = await app.reads.messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });

@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import type { Agent } from '@support/agent';
 import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
@@ -47,20 +48,21 @@ export const searchBody = struct(
 /** One turn, settled (read-your-writes), as the agent_response resource. */
 export const runTurn = async (
   app: Application,
+  agent: Agent,
   principal: Principal,
   requestId: string,
   body: t.TypeOf<typeof turnBody>,
   idempotency: Idempotency | null = null,
 ) => {
-  const { position, ...turn } = await app.agentTurns.turn(commandContext(principal, requestId, idempotency), body);
+  const { position, ...turn } = await agent.turns.turn(commandContext(principal, requestId, idempotency), body);
   await app.settle(position);
   return { object: 'agent_response' as const, ...turn };
 };
 
 /** Passages best first; the index has seen every article written before the call. */
-export const searchKnowledge = async (app: Application, workspaceId: string, body: t.TypeOf<typeof searchBody>) => {
-  await app.knowledge.waitFor(await app.engines.events.head(), app.config.readYourWritesTimeoutMs);
-  const hits = await app.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
+export const searchKnowledge = async (app: Application, agent: Agent, workspaceId: string, body: t.TypeOf<typeof searchBody>) => {
+  await agent.knowledge.waitFor(await app.engines.events.head(), app.config.readYourWritesTimeoutMs);
+  const hits = await agent.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
   const data = hits.map((h) => ({
     object: 'knowledge_result' as const,
     knowledge_base_id: h.passage.articleId,
@@ -99,12 +101,8 @@ export const agentRoutes = [
     summary: 'Change only the given fields (creates the configuration if none); deployed_channels and escalation merge key by key',
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
-    handler: async ({ app, principal, body, requestId, idempotency }) => {
-      const { position, settings } = await app.agentConfigs.configure(
-        commandContext(principal, requestId, idempotency),
-        principal.workspace.plan as Plan,
-        body,
-      );
+    handler: async ({ app, agent, principal, body, requestId, idempotency }) => {
+      const { position, settings } = await agent.configs.configure(commandContext(principal, requestId, idempotency), principal.workspace.plan as Plan, body);
       await app.settle(position);
       return { body: toAgent(settings) };
     },
@@ -120,7 +118,7 @@ export const agentRoutes = [
     links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
       id: '$response.body#/conversation_id',
     }),
-    handler: async ({ app, principal, body, requestId, idempotency }) => ({ body: await runTurn(app, principal, requestId, body, idempotency) }),
+    handler: async ({ app, agent, principal, body, requestId, idempotency }) => ({ body: await runTurn(app, agent, principal, requestId, body, idempotency) }),
   }),
   route({
     method: 'post',
@@ -130,6 +128,6 @@ export const agentRoutes = [
     summary: 'Search the published, AI-enabled knowledge base: passages, best first (unpaginated)',
     body: searchBody,
     response: { status: 200, codec: searchList, description: 'Matching passages' },
-    handler: async ({ app, principal, body }) => ({ body: await searchKnowledge(app, principal.workspaceId, body) }),
+    handler: async ({ app, agent, principal, body }) => ({ body: await searchKnowledge(app, agent, principal.workspaceId, body) }),
   }),
 ];

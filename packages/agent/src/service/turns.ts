@@ -1,18 +1,10 @@
-import {
-  Answer,
-  abuseVerdict,
-  asksForPerson,
-  findLead,
-  followUpQuery,
-  handoffReply,
-  HistoryEntry,
-  Lead,
-  matchKeyword,
-  Responder,
-  smallTalkOf,
-  smallTalkReply,
-  withoutContactDetails,
-} from '@support/agent';
+import { abuseVerdict } from '../rules/abuse';
+import { followUpQuery } from '../rules/follow-up';
+import { asksForPerson, handoffReply } from '../rules/handoff';
+import { matchKeyword } from '../rules/keywords';
+import { findLead, Lead, withoutContactDetails } from '../rules/lead';
+import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
+import { Answer, HistoryEntry, Responder } from '../responders/types';
 import {
   AgentSettings,
   aiMayReply,
@@ -27,14 +19,26 @@ import {
 
 type EscalationReason = (typeof ESCALATION_REASONS)[number];
 import { Position } from '@support/eventstore';
-import { Clock } from '../clock';
-import { conversationAggregate, Conversations, conversationStream } from '../commands/conversations';
-import { CustomerInput, Customers } from '../commands/customers';
-import { CommandContext, Deps, executeAll, idsOf, load, priorWrite, withoutIdempotency } from '../commands/execute';
-import { Workspaces } from '../commands/workspaces';
-import { DomainFailure, failure } from '../errors';
-import { Logger } from '../log';
-import { ReadModels } from '../queries/read-models';
+import {
+  Clock,
+  CommandContext,
+  conversationAggregate,
+  Conversations,
+  conversationStream,
+  CustomerInput,
+  Customers,
+  Deps,
+  DomainFailure,
+  executeAll,
+  failure,
+  idsOf,
+  load,
+  Logger,
+  priorWrite,
+  ReadModels,
+  withoutIdempotency,
+  Workspaces,
+} from '@support/application';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
 import { recordedTurn } from './turn-replay';

@@ -1,5 +1,5 @@
 import type { ReadStore } from '@support/readstore';
-import type { Logger } from '../log';
+import type { Logger } from '@support/application';
 /** Counts hits per key and fixed window. A port, so instances can share one store. */
 export interface CounterStore {
   /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Collection, Doc, ReadStore } from '@support/readstore';
-import { Clock } from '../clock';
+import type { Clock } from '@support/application';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 

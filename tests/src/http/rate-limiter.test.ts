@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryCounterStore, RateLimiter, SharedCounterStore } from '@support/application';
+import { MemoryCounterStore, RateLimiter, SharedCounterStore } from '@support/http';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 
 t.test('fixed 60-second windows per key and per workspace, scaled', async (t) => {

@@ -1,6 +1,6 @@
-import { nowOrLater } from '../now-or-later';
-import { Clock } from '../clock';
-import { CounterStore } from './counters';
+import { nowOrLater } from '@support/application';
+import type { Clock } from '@support/application';
+import { CounterStore } from './rate-counters';
 
 export type Tier = 'read' | 'write' | 'chat';
 

@@ -1,8 +1,11 @@
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/domain';
-import { ArticleForIndex, defaultModelDir, KnowledgeIndex, SearchHit, SearchScope, searchKnowledge, SemanticSearch } from '@support/agent';
+import { defaultModelDir } from '../knowledge/e5-model';
+import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
+import { KnowledgeIndex } from '../knowledge/knowledge-index';
+import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
-import { Logger } from '../log';
+import { Logger } from '@support/application';
 
 type Article = ArticleForIndex & { indexed: boolean };
 

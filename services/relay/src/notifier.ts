@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { LogConsumer, type Application, type Logger, type LogConsumerOptions } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
-import type { Mailer } from '@support/webhooks';
+import { createMailer, type Mailer } from '@support/webhooks';
 
 /**
  * A mail server that is down is waited for (1 s doubling to 1 min); a notice that fails the
@@ -54,3 +55,7 @@ export class Notifier extends LogConsumer {
     this.mailLog.info('workspace notified', { workspace_id: workspace.id, endpoint_id: endpoint.id, subject: mail.subject });
   }
 }
+
+/** The notifier on the configured mail server (SMTP_URL), or the outbox folder without one. */
+export const configuredNotifier = (app: Application, log: Logger): Notifier =>
+  new Notifier(app, createMailer({ smtpUrl: app.config.smtpUrl, outboxDir: join(app.config.dataDir, 'outbox') }), log);

@@ -1,5 +1,5 @@
 import { AGENT_DEFAULTS, AgentCommand, agentDecider, AgentEvent, AgentPatch, AgentSettings, AgentState, Plan } from '@support/domain';
-import { Aggregate, CommandContext, Deps, execute, load } from '../commands/execute';
+import { Aggregate, CommandContext, Deps, execute, load } from '@support/application';
 
 export const agentAggregate: Aggregate<AgentCommand, AgentEvent, AgentState> = { decider: agentDecider, codec: AgentEvent };
 export const agentStream = (workspaceId: string) => `agent-${workspaceId}`;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { IdempotencyStore, IDEMPOTENCY_TTL_MS, keyedIds } from '@support/application';
+import { keyedIds } from '@support/application';
+import { IdempotencyStore, IDEMPOTENCY_TTL_MS } from '@support/http';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { removeDir, tempDir } from '../support/service';
 

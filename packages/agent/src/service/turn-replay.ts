@@ -1,6 +1,6 @@
 import type { AgentSettings } from '@support/domain';
 import type { EventStore, Position } from '@support/eventstore';
-import { conversationStream } from '../commands/conversations';
+import { conversationStream } from '@support/application';
 import type { TurnResult } from './turns';
 
 interface Replied {

@@ -1,0 +1,14 @@
+// The resources (codecs and mappers), on their own entry point (`@support/http/resources`):
+// the dispatcher serializes webhook payloads with them without loading the API.
+export * from './common';
+export * from './meta';
+export * from './customer';
+export * from './tag';
+export * from './ticket';
+export * from './article';
+export * from './canned-response';
+export * from './channel';
+export * from './conversation';
+export * from './message';
+export * from './webhook';
+export * from './agent';
