@@ -16,7 +16,7 @@ import { Tags } from './commands/tags';
 import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
-import { Logger } from './log';
+import type { Logger } from '@support/kernel';
 import { ReadModels } from './queries/read-models';
 import { Leases } from './workers/leases';
 

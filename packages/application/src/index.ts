@@ -3,7 +3,7 @@ export * from './clock';
 export * from './config';
 export * from './engines';
 export * from './errors';
-export * from './log';
+export { jsonLogger, Logger, LogLevel, silentLogger } from '@support/kernel';
 export * from './now-or-later';
 export * from './auth/authenticate';
 export * from './auth/tokens';

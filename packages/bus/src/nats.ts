@@ -16,7 +16,7 @@ import {
   connect,
   nanos,
 } from 'nats';
-import { InFlight } from '@support/lifecycle';
+import { InFlight } from '@support/kernel';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
 
 export interface NatsBusOptions {

@@ -1,5 +1,5 @@
 import { BACKWARDS, EventStoreDBClient, FORWARDS, jsonEvent, START as ESDB_START, StreamNotFoundError } from '@eventstore/db-client';
-import { InFlight } from '@support/lifecycle';
+import { InFlight } from '@support/kernel';
 import { batched, fromPosition, isDomain, newestDomainPosition, toExpected, toPortError, toPosition, toRecorded, typeFilter } from './esdb-mapping';
 import { AppendResult, EventStore, ExpectedRevision, NewEvent, PartialAppendError, RecordedEvent, StreamAppend, Subscription } from './port';
 import { comparePositions, Position, START } from './position';

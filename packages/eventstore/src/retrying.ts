@@ -1,3 +1,4 @@
+import { backoffMs, type Logger } from '@support/kernel';
 import { EventStore, RecordedEvent, Subscription } from './port';
 import { formatPosition, Position } from './position';
 
@@ -15,13 +16,6 @@ export interface ConsumerHealth {
   /** Projectors: events set aside because a read model cannot apply them, not yet skipped by an operator. */
   set_aside?: number;
 }
-
-export interface RetryLog {
-  warn(msg: string, fields?: Record<string, unknown>): void;
-}
-
-/** Backoff after the n-th error in a row: base × 2^(n-1), capped. */
-export const retryDelay = (failures: number, baseMs: number, maxMs: number) => Math.min(maxMs, baseMs * 2 ** Math.max(0, failures - 1));
 
 /**
  * A subscription that survives its handler's errors: after an error it waits (capped
@@ -42,7 +36,7 @@ export class RetryingSubscription {
     readonly name: string,
     private position: Position,
     private readonly handler: (batch: RecordedEvent[]) => Promise<void>,
-    private readonly log: RetryLog,
+    private readonly log: Pick<Logger, 'warn'>,
     private readonly backoff = { baseMs: 100, maxMs: 30_000 },
     private readonly now: () => number = Date.now,
   ) {
@@ -87,7 +81,7 @@ export class RetryingSubscription {
     this.state.last_error = err instanceof Error ? err.message : String(err);
     this.state.status = 'retrying';
     if (this.stopped) return;
-    const delay = retryDelay(this.state.failures, this.backoff.baseMs, this.backoff.maxMs);
+    const delay = backoffMs(this.state.failures, this.backoff);
     this.log.warn('consumer failed; retrying from its last position', {
       consumer: this.name,
       position: this.state.position,

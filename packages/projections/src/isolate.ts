@@ -1,5 +1,6 @@
 import { formatPosition, RecordedEvent } from '@support/eventstore';
 import { SetAsideLog, SetAsideRecord } from './set-aside';
+import type { Logger } from '@support/kernel';
 
 /** Set aside after this many failures of a batch in a row with the same error (PROJECTION_SET_ASIDE_AFTER). */
 export const SET_ASIDE_AFTER = 5;
@@ -42,10 +43,6 @@ export interface Isolation {
   probe(): Promise<void>;
 }
 
-export interface IsolationLog {
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
 const attempt = async (op: () => Promise<void>): Promise<string | null> => {
   try {
     await op();
@@ -68,7 +65,7 @@ export const isolateBatch = async (
   batch: readonly RecordedEvent[],
   isolation: Isolation,
   setAside: SetAsideLog,
-  log: IsolationLog,
+  log: Pick<Logger, 'error'>,
   checkpoint: string,
   /** The batch's failures before the isolation, counted in each record's `attempts`. */
   batchFailures: number,

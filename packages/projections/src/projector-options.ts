@@ -1,11 +1,5 @@
 import type { Position } from '@support/eventstore';
 
-export interface Logger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
 /** How an API process learns that its own append has reached the read models. */
 export interface ProjectionWatch {
   /** Resolves true once the projector has passed `position`, false after `timeoutMs`. */

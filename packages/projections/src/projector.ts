@@ -14,7 +14,8 @@ import {
 import { CheckpointWriter, Collection, CollectionWrites, Doc, ReadStore } from '@support/readstore';
 import { FailureStreak, isolateBatch, SET_ASIDE_AFTER } from './isolate';
 import { Projection, ProjectedEvent } from './projection';
-import { CHECKPOINT, Logger, ProjectionWatch, ProjectorOptions, readModelCheckpoint } from './projector-options';
+import type { Logger } from '@support/kernel';
+import { CHECKPOINT, ProjectionWatch, ProjectorOptions, readModelCheckpoint } from './projector-options';
 import { SetAsideLog, setAsideId } from './set-aside';
 import { REBUILD_FLUSH_AT, WriteBehind } from './write-behind';
 

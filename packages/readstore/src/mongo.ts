@@ -1,5 +1,5 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
-import { InFlight } from '@support/lifecycle';
+import { InFlight } from '@support/kernel';
 import { SlotCounters } from './mongo-counters';
 import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 

@@ -1,3 +1,5 @@
+import { backoffMs } from '@support/kernel';
+
 /** Spec 6.4: at most 8 attempts per delivery (the first one included). */
 export const MAX_ATTEMPTS = 8;
 
@@ -20,9 +22,7 @@ export function retryDelayMs(failedAttempt: number, policy: RetryPolicy, retryAf
   if (!Number.isInteger(failedAttempt) || failedAttempt < 1) {
     throw new RangeError(`failedAttempt must be an integer ≥ 1, got ${failedAttempt}`);
   }
-  const backoff = policy.baseMs * 2 ** (failedAttempt - 1);
-  // One product, so an exponent that overflows to Infinity stays Infinity (not NaN) and is capped.
-  let delay = Math.min(backoff * (1 + JITTER * (policy.random ?? Math.random)()), policy.maxMs);
+  let delay = backoffMs(failedAttempt, policy, JITTER, policy.random);
   if (retryAfterMs != null && Number.isFinite(retryAfterMs) && retryAfterMs > delay) {
     delay = Math.min(retryAfterMs, policy.maxMs);
   }

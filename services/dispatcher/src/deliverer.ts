@@ -1,5 +1,5 @@
 import type { Application, DeliveryDoc, Logger } from '@support/application';
-import { retryDelay } from '@support/eventstore';
+import { backoffMs } from '@support/kernel';
 import { MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
 
 export interface DelivererOptions {
@@ -267,7 +267,7 @@ export class Deliverer {
         return;
       } catch (err) {
         if (!this.running) throw err;
-        const delay = retryDelay(failures, 50, 5000);
+        const delay = backoffMs(failures, { baseMs: 50, maxMs: 5000 });
         this.log.warn(`${what} failed; retrying`, { ...fields, failures, retry_in_ms: delay, error: String(err) });
         await new Promise((r) => setTimeout(r, delay));
       }

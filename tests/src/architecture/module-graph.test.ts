@@ -9,7 +9,7 @@ import { importedWorkspaces, runtimeClosure, workspaces } from '../support/modul
 
 /** The layers, lowest first: a workspace imports only workspaces of lower layers. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['lifecycle', 'domain'],
+  ['kernel', 'domain'],
   ['eventstore', 'readstore', 'bus'],
   ['projections', 'webhooks'],
   ['application'],

@@ -1,24 +1,17 @@
 import t from 'tap';
 import { expectError } from '../support/expect';
 import { enableAgent } from '../support/agent';
-import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson } from '../support/service';
 import { tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 // The AI agent's configuration over HTTP (spec 2.6): defaults, PATCH and its bounds, plans and
 // tiers, and when a turn is refused for it. Turns themselves: agent.test.ts.
 
-let svc: Service;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture({ tenant: false });
 
 t.test('GET /agent without a configuration answers the disabled default with every field', async (t) => {
-  const fresh = await tenant(svc.baseUrl, dir, { name: 'Fresh' });
+  const fresh = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Fresh' });
   const r = await fresh.api.get('/agent');
   t.equal(r.status, 200);
   t.strictSame(r.body, {
@@ -36,7 +29,7 @@ t.test('GET /agent without a configuration answers the disabled default with eve
 });
 
 t.test('PATCH /agent changes only the given fields, merges deployed_channels, and validates every bound', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Patch' });
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Patch' });
   const first = await w.api.patch('/agent', { name: 'Ada', deployed_channels: { widget: true } });
   t.equal(first.status, 200);
   t.match(first.body, { name: 'Ada', is_enabled: false, deployed_channels: { widget: true, api: false } });
@@ -84,28 +77,28 @@ t.test('PATCH /agent changes only the given fields, merges deployed_channels, an
 });
 
 t.test('plans: pro allows essential and pro; ultra is enterprise-only (403 PLAN_LIMIT_REACHED)', async (t) => {
-  const pro = await tenant(svc.baseUrl, dir, { name: 'Pro', workspaceArgs: ['--plan', 'pro'] });
+  const pro = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Pro', workspaceArgs: ['--plan', 'pro'] });
   t.equal((await pro.api.patch('/agent', { model_tier: 'pro' })).body.model_tier, 'pro');
   const refused = await pro.api.patch('/agent', { model_tier: 'ultra', name: 'Never' });
   expectError(t, refused, 403, 'PLAN_LIMIT_REACHED');
   t.equal((await pro.api.get('/agent')).body.name, 'AI Agent', 'nothing of the refused PATCH was kept');
-  const ent = await tenant(svc.baseUrl, dir, { name: 'Ent', workspaceArgs: ['--plan', 'enterprise'] });
+  const ent = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Ent', workspaceArgs: ['--plan', 'enterprise'] });
   await enableAgent(ent, { model_tier: 'ultra' });
   const turn = await ent.api.post('/agent/messages', { message: 'hello' });
   t.equal(turn.status, 200);
   t.equal(turn.body.model_tier, 'ultra');
   // Downgraded later: the configured tier is no longer included.
-  await adminJson(dir, 'workspace', 'set', '--id', ent.workspaceId, '--plan', 'pro');
+  await adminJson(e2e.dir, 'workspace', 'set', '--id', ent.workspaceId, '--plan', 'pro');
   expectError(t, await ent.api.post('/agent/messages', { message: 'hello again' }), 403, 'PLAN_LIMIT_REACHED');
 });
 
 t.test('MCP on turns the API channel on (rule 5)', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Mcp' });
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Mcp' });
   t.match((await w.api.patch('/agent', { deployed_channels: { mcp: true } })).body.deployed_channels, { mcp: true, api: true });
 });
 
 t.test('a disabled agent, or one not deployed on api, answers 409', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Off' });
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Off' });
   expectError(t, await w.api.post('/agent/messages', { message: 'hi' }), 409, 'conflict');
   // Each rule alone: deployed on api but disabled, then enabled but not deployed on api.
   await w.api.patch('/agent', { deployed_channels: { api: true } });

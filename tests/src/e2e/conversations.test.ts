@@ -2,24 +2,15 @@ import t from 'tap';
 import { expectError } from '../support/expect';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminJson, removeDir, replayEvents, Service, startService, tempDir } from '../support/service';
+import { adminJson, replayEvents, tempDir } from '../support/service';
 import { until } from '../support/wait';
-import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
+import { tenant } from '../support/workspace';
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture();
 
 t.test('create: default channel api, every field, empty body allowed', async (t) => {
-  const r = await ws.api.post('/conversations');
+  const r = await e2e.ws.api.post('/conversations');
   t.equal(r.status, 201);
   t.match(r.body, {
     object: 'conversation',
@@ -43,40 +34,40 @@ t.test('create: default channel api, every field, empty body allowed', async (t)
     updated_at: String,
     metadata: {},
   });
-  t.strictSame((await ws.api.get(`/conversations/${r.body.id}`)).body, r.body);
-  const wa = await ws.api.post('/conversations', { channel: 'whatsapp', metadata: { order: 'A-1' } });
+  t.strictSame((await e2e.ws.api.get(`/conversations/${r.body.id}`)).body, r.body);
+  const wa = await e2e.ws.api.post('/conversations', { channel: 'whatsapp', metadata: { order: 'A-1' } });
   t.match(wa.body, { channel: 'whatsapp', metadata: { order: 'A-1' } });
-  expectError(t, await ws.api.post('/conversations', { channel: 'email' }), 400);
+  expectError(t, await e2e.ws.api.post('/conversations', { channel: 'email' }), 400);
 });
 
 t.test('a customer given is created or matched and fills the customer fields and counters', async (t) => {
-  const c1 = (await ws.api.post('/conversations', { customer: { email: 'Conv@Example.com', name: 'Cora' } })).body;
+  const c1 = (await e2e.ws.api.post('/conversations', { customer: { email: 'Conv@Example.com', name: 'Cora' } })).body;
   t.match(c1, { customer_id: /^cus_/, customer_name: 'Cora', customer_email: 'Conv@Example.com' });
-  const customer = (await ws.api.get(`/customers/${c1.customer_id}`)).body;
+  const customer = (await e2e.ws.api.get(`/customers/${c1.customer_id}`)).body;
   t.match(customer, { conversation_count: 1, first_contact_at: c1.created_at, last_contact_at: c1.created_at });
-  const c2 = (await ws.api.post('/conversations', { channel: 'telegram', customer: { email: 'conv@example.com' } })).body;
+  const c2 = (await e2e.ws.api.post('/conversations', { channel: 'telegram', customer: { email: 'conv@example.com' } })).body;
   t.equal(c2.customer_id, c1.customer_id, 'matched across channels');
   t.equal(c2.customer_name, 'Cora');
-  const after = (await ws.api.get(`/customers/${c1.customer_id}`)).body;
+  const after = (await e2e.ws.api.get(`/customers/${c1.customer_id}`)).body;
   t.match(after, { conversation_count: 2, first_contact_at: c1.created_at, last_contact_at: c2.created_at });
-  expectError(t, await ws.api.post('/conversations', { customer: { name: 'No identity' } }), 400, 'validation_error');
+  expectError(t, await e2e.ws.api.post('/conversations', { customer: { name: 'No identity' } }), 400, 'validation_error');
 });
 
 t.test('PATCH: close (and legacy resolved), reopen, priority, tags, assignee', async (t) => {
-  const c = (await ws.api.post('/conversations')).body;
-  const closed = await ws.api.patch(`/conversations/${c.id}`, { status: 'resolved' });
+  const c = (await e2e.ws.api.post('/conversations')).body;
+  const closed = await e2e.ws.api.patch(`/conversations/${c.id}`, { status: 'resolved' });
   t.equal(closed.status, 200);
   t.equal(closed.body.status, 'closed', 'resolved is stored as closed');
   t.ok(Date.parse(closed.body.resolved_at), 'resolved_at set');
-  const reopened = (await ws.api.patch(`/conversations/${c.id}`, { status: 'open' })).body;
+  const reopened = (await e2e.ws.api.patch(`/conversations/${c.id}`, { status: 'open' })).body;
   t.match(reopened, { status: 'open', resolved_at: null });
-  const r = (await ws.api.patch(`/conversations/${c.id}`, { priority: 'urgent', tags: ['billing', 'billing', 'vip'], assignee: 'ai' })).body;
+  const r = (await e2e.ws.api.patch(`/conversations/${c.id}`, { priority: 'urgent', tags: ['billing', 'billing', 'vip'], assignee: 'ai' })).body;
   t.match(r, { priority: 'urgent', tags: ['billing', 'vip'], assignee: 'ai' });
-  t.equal((await ws.api.patch(`/conversations/${c.id}`, { assignee: 'user_42' })).body.assignee, 'user_42');
-  t.equal((await ws.api.patch(`/conversations/${c.id}`, { assignee: null })).body.assignee, null, 'null unassigns');
-  expectError(t, await ws.api.patch(`/conversations/${c.id}`, { status: 'pending' }), 400);
-  expectError(t, await ws.api.patch(`/conversations/${c.id}`, { priority: 'p1' }), 400);
-  const types = (await replayEvents(dir)).filter((e) => e.stream === `conversation-${c.id}`).map((e) => e.type);
+  t.equal((await e2e.ws.api.patch(`/conversations/${c.id}`, { assignee: 'user_42' })).body.assignee, 'user_42');
+  t.equal((await e2e.ws.api.patch(`/conversations/${c.id}`, { assignee: null })).body.assignee, null, 'null unassigns');
+  expectError(t, await e2e.ws.api.patch(`/conversations/${c.id}`, { status: 'pending' }), 400);
+  expectError(t, await e2e.ws.api.patch(`/conversations/${c.id}`, { priority: 'p1' }), 400);
+  const types = (await replayEvents(e2e.dir)).filter((e) => e.stream === `conversation-${c.id}`).map((e) => e.type);
   t.strictSame(types, [
     'conversation.created',
     'conversation.updated',
@@ -89,27 +80,27 @@ t.test('PATCH: close (and legacy resolved), reopen, priority, tags, assignee', a
 });
 
 t.test("ids: malformed is a 400, unknown is a 404, another workspace's is a 404", async (t) => {
-  const bad = await ws.api.get('/conversations/not-an-id');
+  const bad = await e2e.ws.api.get('/conversations/not-an-id');
   expectError(t, bad, 400);
   t.match(bad.body.error.message, /conversation id/);
-  expectError(t, await ws.api.patch('/conversations/123', { priority: 'low' }), 400);
-  expectError(t, await ws.api.get('/conversations/x/messages'), 400);
-  expectError(t, await ws.api.post('/conversations/x/messages', { content: 'hi' }), 400);
+  expectError(t, await e2e.ws.api.patch('/conversations/123', { priority: 'low' }), 400);
+  expectError(t, await e2e.ws.api.get('/conversations/x/messages'), 400);
+  expectError(t, await e2e.ws.api.post('/conversations/x/messages', { content: 'hi' }), 400);
   const unknown = 'conv_01ARZ3NDEKTSV4RRFFQ69G5FAV';
-  expectError(t, await ws.api.get(`/conversations/${unknown}`), 404, 'not_found');
-  expectError(t, await ws.api.patch(`/conversations/${unknown}`, { priority: 'low' }), 404, 'not_found');
-  expectError(t, await ws.api.get(`/conversations/${unknown}/messages`), 404, 'not_found');
-  expectError(t, await ws.api.post(`/conversations/${unknown}/messages`, { content: 'hi' }), 404, 'not_found');
-  const other = await tenant(svc.baseUrl, dir);
-  const mine = (await ws.api.post('/conversations')).body;
+  expectError(t, await e2e.ws.api.get(`/conversations/${unknown}`), 404, 'not_found');
+  expectError(t, await e2e.ws.api.patch(`/conversations/${unknown}`, { priority: 'low' }), 404, 'not_found');
+  expectError(t, await e2e.ws.api.get(`/conversations/${unknown}/messages`), 404, 'not_found');
+  expectError(t, await e2e.ws.api.post(`/conversations/${unknown}/messages`, { content: 'hi' }), 404, 'not_found');
+  const other = await tenant(e2e.svc.baseUrl, e2e.dir);
+  const mine = (await e2e.ws.api.post('/conversations')).body;
   expectError(t, await other.api.get(`/conversations/${mine.id}`), 404, 'not_found');
   expectError(t, await other.api.post(`/conversations/${mine.id}/messages`, { content: 'x' }), 404, 'not_found');
   expectError(t, await other.api.patch(`/conversations/${mine.id}`, { status: 'closed' }), 404, 'not_found');
 });
 
 t.test('messages: agent messages, newest first, counted; client_message_id dedup', async (t) => {
-  const c = (await ws.api.post('/conversations', { customer: { email: 'msg@example.com' } })).body;
-  const m1 = await ws.api.post(`/conversations/${c.id}/messages`, {
+  const c = (await e2e.ws.api.post('/conversations', { customer: { email: 'msg@example.com' } })).body;
+  const m1 = await e2e.ws.api.post(`/conversations/${c.id}/messages`, {
     content: 'Hello there',
     attachments: [{ url: 'https://x.io/a.png' }],
     channel_metadata: { k: 1 },
@@ -121,7 +112,7 @@ t.test('messages: agent messages, newest first, counted; client_message_id dedup
     conversation_id: c.id,
     ticket_id: null,
     sender_type: 'agent',
-    sender_id: ws.keyId,
+    sender_id: e2e.ws.keyId,
     content: 'Hello there',
     visibility: 'public',
     channel: 'api',
@@ -130,35 +121,35 @@ t.test('messages: agent messages, newest first, counted; client_message_id dedup
     is_read: true,
     created_at: String,
   });
-  const m2 = (await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second', client_message_id: 'client-1' })).body;
-  const again = await ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second (retry)', client_message_id: 'client-1' });
+  const m2 = (await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second', client_message_id: 'client-1' })).body;
+  const again = await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: 'Second (retry)', client_message_id: 'client-1' });
   t.equal(again.status, 201);
   t.strictSame(again.body, m2, 'the first message is returned, nothing created');
-  const list = (await ws.api.get(`/conversations/${c.id}/messages`)).body;
+  const list = (await e2e.ws.api.get(`/conversations/${c.id}/messages`)).body;
   t.strictSame(
     list.data.map((m: { id: string }) => m.id),
     [m2.id, m1.body.id],
   );
-  t.equal((await ws.api.get(`/conversations/${c.id}`)).body.message_count, 2);
-  const page = (await ws.api.get(`/conversations/${c.id}/messages?limit=1`)).body;
+  t.equal((await e2e.ws.api.get(`/conversations/${c.id}`)).body.message_count, 2);
+  const page = (await e2e.ws.api.get(`/conversations/${c.id}/messages?limit=1`)).body;
   t.match(page, { has_more: true, next_cursor: m2.id });
   t.strictSame(
-    (await ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id),
+    (await e2e.ws.api.get(`/conversations/${c.id}/messages?limit=1&starting_after=${m2.id}`)).body.data.map((m: { id: string }) => m.id),
     [m1.body.id],
   );
-  expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: '' }), 400);
-  expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, { content: 'x', client_message_id: 'x'.repeat(129) }), 400);
-  expectError(t, await ws.api.post(`/conversations/${c.id}/messages`, {}), 400);
-  const other = (await ws.api.post('/conversations')).body;
+  expectError(t, await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: '' }), 400);
+  expectError(t, await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: 'x', client_message_id: 'x'.repeat(129) }), 400);
+  expectError(t, await e2e.ws.api.post(`/conversations/${c.id}/messages`, {}), 400);
+  const other = (await e2e.ws.api.post('/conversations')).body;
   t.not(
-    (await ws.api.post(`/conversations/${other.id}/messages`, { content: 'x', client_message_id: 'client-1' })).body.id,
+    (await e2e.ws.api.post(`/conversations/${other.id}/messages`, { content: 'x', client_message_id: 'client-1' })).body.id,
     m2.id,
     'dedup is per conversation',
   );
 });
 
 t.test('list filters: status, channel, customer_id, priority, channel_id', async (t) => {
-  const o = await tenant(svc.baseUrl, dir);
+  const o = await tenant(e2e.svc.baseUrl, e2e.dir);
   const a = (await o.api.post('/conversations', { channel: 'widget', customer: { external_id: 'cust-a' } })).body;
   const b = (await o.api.post('/conversations', { channel: 'api' })).body;
   const c = (await o.api.post('/conversations', { channel: 'widget' })).body;
@@ -177,7 +168,7 @@ t.test('list filters: status, channel, customer_id, priority, channel_id', async
 });
 
 t.test('scopes: messages:write to post, conversations:write to create', async (t) => {
-  const o = await tenant(svc.baseUrl, dir, { keyArgs: ['--scopes', 'conversations:read,conversations:write'] });
+  const o = await tenant(e2e.svc.baseUrl, e2e.dir, { keyArgs: ['--scopes', 'conversations:read,conversations:write'] });
   const c = (await o.api.post('/conversations')).body;
   const r = await o.api.post(`/conversations/${c.id}/messages`, { content: 'x' });
   expectError(t, r, 403, 'insufficient_scope');
@@ -185,7 +176,7 @@ t.test('scopes: messages:write to post, conversations:write to create', async (t
 });
 
 t.test('a conversation on a kind of channel joins the workspace channel of that kind, whose count follows', async (t) => {
-  const o = await tenant(svc.baseUrl, dir);
+  const o = await tenant(e2e.svc.baseUrl, e2e.dir);
   const file = join(tempDir('import-'), 'channels.json');
   writeFileSync(
     file,
@@ -196,7 +187,7 @@ t.test('a conversation on a kind of channel joins the workspace channel of that 
       ],
     }),
   );
-  const report = await adminJson<{ channels: { ids: string[] } }>(dir, 'import', '--workspace', o.workspaceId, '--file', file);
+  const report = await adminJson<{ channels: { ids: string[] } }>(e2e.dir, 'import', '--workspace', o.workspaceId, '--file', file);
   const [widget] = report.channels.ids;
   await until(async () => (await o.api.get('/channels')).body.data.length === 2, 10_000);
   const a = (await o.api.post('/conversations', { channel: 'widget' })).body;

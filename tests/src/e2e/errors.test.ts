@@ -7,30 +7,20 @@ import { createHttpApp, ROUTES } from '@support/api';
 import type { Collection, CollectionSpec, Doc } from '@support/readstore';
 import { client } from '../support/client';
 import { expectError } from '../support/expect';
-import { removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant } from '../support/workspace';
 import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
+import { serviceFixture } from '../support/fixture';
+import { removeDir, tempDir } from '../support/service';
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture();
 
 t.test('unknown routes and methods answer in the envelope', async (t) => {
-  expectError(t, await ws.api.get('/nothing-here'), 404, 'not_found');
-  expectError(t, await client(svc.baseUrl).get('/nothing-here'), 404, 'not_found');
-  const notAllowed = await ws.api.delete('/customers');
+  expectError(t, await e2e.ws.api.get('/nothing-here'), 404, 'not_found');
+  expectError(t, await client(e2e.svc.baseUrl).get('/nothing-here'), 404, 'not_found');
+  const notAllowed = await e2e.ws.api.delete('/customers');
   expectError(t, notAllowed, 405, 'method_not_allowed');
   t.equal(notAllowed.headers.get('allow'), 'HEAD, GET, POST');
-  const res = await fetch(`${svc.baseUrl.replace(/\/v1$/, '')}/elsewhere`);
+  const res = await fetch(`${e2e.svc.baseUrl.replace(/\/v1$/, '')}/elsewhere`);
   t.equal(res.status, 404);
   t.match(await res.json(), { success: false, error: { statusCode: 404, code: 'not_found' } });
 });
@@ -38,9 +28,9 @@ t.test('unknown routes and methods answer in the envelope', async (t) => {
 /** A raw request (fetch refuses methods like TRACE and sets its own encodings). */
 const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
   new Promise<{ status: number; allow: string | undefined; body: any }>((resolve, reject) => {
-    const url = new URL(svc.baseUrl + path);
+    const url = new URL(e2e.svc.baseUrl + path);
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method, headers: { Authorization: `Bearer ${ws.key}`, ...headers } },
+      { host: url.hostname, port: url.port, path: url.pathname, method, headers: { Authorization: `Bearer ${e2e.ws.key}`, ...headers } },
       (res) => {
         let text = '';
         res.on('data', (c) => {
@@ -81,7 +71,7 @@ t.test('Content-Encoding: decoded when valid, 400 when the body does not decode,
   const foo = await raw('POST', '/tags', { ...json, 'Content-Encoding': 'foo' }, body);
   t.strictSame([foo.status, foo.body?.error?.code], [415, 'unsupported_media_type']);
   t.notOk(
-    svc.output.some((l) => /unhandled error/.test(l)),
+    e2e.svc.output.some((l) => /unhandled error/.test(l)),
     'nothing reached the 500 path',
   );
 });
@@ -99,41 +89,41 @@ t.test('a body that is not valid UTF-8 is refused (400); valid multibyte text is
 });
 
 t.test('a route whose body is required answers 400 to a request with none', async (t) => {
-  const tag = (await ws.api.post('/tags', { name: 'needs-body' })).body;
+  const tag = (await e2e.ws.api.post('/tags', { name: 'needs-body' })).body;
   for (const path of [`/tags/${tag.id}`, '/agent']) {
     const r = await raw('PATCH', path);
     t.equal(r.status, 400, `PATCH ${path} without a body`);
     t.match(r.body?.error?.message, /body is required/);
   }
-  t.equal((await ws.api.post('/conversations')).status, 201, 'an optional body may be absent');
+  t.equal((await e2e.ws.api.post('/conversations')).status, 201, 'an optional body may be absent');
 });
 
 t.test('malformed JSON, wrong content type and oversized bodies', async (t) => {
-  const bad = await ws.api.post('/tags', '{"name":');
+  const bad = await e2e.ws.api.post('/tags', '{"name":');
   expectError(t, bad, 400);
   t.match(bad.body.error.message, /not valid JSON/);
-  expectError(t, await ws.api.post('/tags', '"just a string"'), 400);
-  expectError(t, await ws.api.post('/tags', '[1,2]'), 400);
-  expectError(t, await ws.api.post('/tags', 'name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
-  const big = await ws.api.post('/tags', { name: 'x'.repeat(1_100_000) });
+  expectError(t, await e2e.ws.api.post('/tags', '"just a string"'), 400);
+  expectError(t, await e2e.ws.api.post('/tags', '[1,2]'), 400);
+  expectError(t, await e2e.ws.api.post('/tags', 'name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+  const big = await e2e.ws.api.post('/tags', { name: 'x'.repeat(1_100_000) });
   expectError(t, big, 413, 'payload_too_large');
 });
 
 t.test('a key named __proto__ is refused at any depth, by name, as the document says; the word itself is fine as a value', async (t) => {
-  const conversation = (await ws.api.post('/conversations', {})).body;
+  const conversation = (await e2e.ws.api.post('/conversations', {})).body;
   for (const body of [
     '{"content":"hi","channel_metadata":{"__proto__":{"admin":true}}}',
     '{"content":"hi","attachments":[{"meta":[{"\\u005f_proto__":1}]}]}',
   ]) {
-    const r = await ws.api.post(`/conversations/${conversation.id}/messages`, body);
+    const r = await e2e.ws.api.post(`/conversations/${conversation.id}/messages`, body);
     expectError(t, r, 400);
     t.strictSame(r.body.error.message, 'Request body has a key named __proto__, which is refused at any depth');
   }
-  t.equal((await ws.api.post(`/conversations/${conversation.id}/messages`, { content: '__proto__', channel_metadata: { note: '__proto__' } })).status, 201);
-  const fine = await ws.api.post('/customers', { external_id: 'proto-fine', metadata: { note: '__proto__', proto: { constructor: 1 } } });
+  t.equal((await e2e.ws.api.post(`/conversations/${conversation.id}/messages`, { content: '__proto__', channel_metadata: { note: '__proto__' } })).status, 201);
+  const fine = await e2e.ws.api.post('/customers', { external_id: 'proto-fine', metadata: { note: '__proto__', proto: { constructor: 1 } } });
   t.equal(fine.status, 201);
   t.strictSame(fine.body.metadata, { note: '__proto__', proto: { constructor: 1 } });
-  const doc = (await ws.api.get('/openapi.json')).body;
+  const doc = (await e2e.ws.api.get('/openapi.json')).body;
   t.match(doc.paths['/conversations/{id}/messages'].post.requestBody.content['application/json'].schema.properties.channel_metadata, {
     type: 'object',
     propertyNames: { not: { const: '__proto__' } },
@@ -144,7 +134,7 @@ t.test('a key named __proto__ is refused at any depth, by name, as the document 
 });
 
 t.test('schema failures name every offending field, without a code', async (t) => {
-  const r = await ws.api.post('/customers', { email: 1, phone: true, metadata: [] });
+  const r = await e2e.ws.api.post('/customers', { email: 1, phone: true, metadata: [] });
   expectError(t, r, 400);
   t.equal(r.body.error.code, undefined);
   t.match(r.body.error.message, /email must be a string/);
@@ -157,7 +147,7 @@ t.test('schema failures name every offending field, without a code', async (t) =
 });
 
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
-  const r = await client(svc.baseUrl).get('/openapi.json');
+  const r = await client(e2e.svc.baseUrl).get('/openapi.json');
   t.equal(r.status, 200);
   t.equal(r.body.openapi, '3.1.0');
   for (const route of ROUTES) {
@@ -203,7 +193,7 @@ t.test('the OpenAPI document is served without a key and covers every route', as
 });
 
 t.test('links: a created id feeds its get, patch and delete; every link names an operation and its parameters', async (t) => {
-  const doc = (await client(svc.baseUrl).get('/openapi.json')).body;
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
   t.strictSame(doc.paths['/customers'].post.responses['201'].links, {
     GetCustomersId: { operationId: 'getCustomersId', parameters: { id: '$response.body#/id' } },
     PatchCustomersId: { operationId: 'patchCustomersId', parameters: { id: '$response.body#/id' } },

@@ -1,23 +1,15 @@
 import net from 'node:net';
 import t from 'tap';
-import { removeDir, Service, startService, tempDir } from '../support/service';
+import { serviceFixture } from '../support/fixture';
 
 // Slow and vanishing clients: cut off in time, logged as one JSON line each, never a stack.
 
-let svc: Service;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir, { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', LOG_LEVEL: 'debug' });
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture({ env: { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', LOG_LEVEL: 'debug' }, tenant: false });
 
 /** Opens a raw connection, writes `parts` (never finishing the request) and resolves with what the server answered once it closes. */
 const slowClient = (parts: string[]) =>
   new Promise<string>((resolve, reject) => {
-    const url = new URL(svc.baseUrl);
+    const url = new URL(e2e.svc.baseUrl);
     const socket = net.connect(Number(url.port), url.hostname, () => {
       for (const p of parts) socket.write(p);
     });
@@ -48,7 +40,7 @@ t.test('a chunked body that never ends is cut off with 408', async (t) => {
 
 t.test('a client that hangs up mid-request leaves only JSON log lines', async (t) => {
   await new Promise<void>((resolve) => {
-    const url = new URL(svc.baseUrl);
+    const url = new URL(e2e.svc.baseUrl);
     const socket = net.connect(Number(url.port), url.hostname, () => {
       socket.write('POST /v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
       setImmediate(() => {
@@ -59,7 +51,7 @@ t.test('a client that hangs up mid-request leaves only JSON log lines', async (t
   });
   const answer = await slowClient(['GET /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
   t.match(answer, /^HTTP\/1\.1 401/, 'the service still answers');
-  const notJson = svc.output.filter((l) => {
+  const notJson = e2e.svc.output.filter((l) => {
     try {
       JSON.parse(l);
       return false;
@@ -69,7 +61,7 @@ t.test('a client that hangs up mid-request leaves only JSON log lines', async (t
   });
   t.strictSame(notJson, [], 'every output line is JSON');
   t.strictSame(
-    svc.output.filter((l) => /"level":"error"/.test(l)),
+    e2e.svc.output.filter((l) => /"level":"error"/.test(l)),
     [],
     'and none is an error',
   );

@@ -1,24 +1,15 @@
 import t from 'tap';
 import { client, Client, Reply } from '../support/client';
 import { expectError } from '../support/expect';
-import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
-import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
+import { tenant } from '../support/workspace';
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture();
 
 t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) => {
-  const p = await tenant(svc.baseUrl, dir);
+  const p = await tenant(e2e.svc.baseUrl, e2e.dir);
   const created: string[] = [];
   for (let i = 0; i < 45; i++) created.push((await p.api.post('/customers', { email: `page${i}@example.com` })).body.id);
   const seen: string[] = [];
@@ -43,7 +34,7 @@ t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) =
 
 t.test('limit must be 1 to 100', async (t) => {
   for (const bad of ['0', '101', 'abc', '-1', '2.5']) {
-    const r = await ws.api.get(`/customers?limit=${bad}`);
+    const r = await e2e.ws.api.get(`/customers?limit=${bad}`);
     expectError(t, r, 400);
     t.match(r.body.error.message, /limit/);
   }
@@ -51,40 +42,40 @@ t.test('limit must be 1 to 100', async (t) => {
 
 t.test('Idempotency-Key replays the first 2xx response and does nothing else', async (t) => {
   const headers = { 'Idempotency-Key': 'tag-create-1' };
-  const first = await ws.api.post('/tags', { name: 'Once' }, headers);
+  const first = await e2e.ws.api.post('/tags', { name: 'Once' }, headers);
   t.equal(first.status, 201);
   t.equal(first.headers.get('idempotent-replayed'), null);
-  const replay = await ws.api.post('/tags', { name: 'Once' }, headers);
+  const replay = await e2e.ws.api.post('/tags', { name: 'Once' }, headers);
   t.equal(replay.status, 201, 'not a 409 duplicate-name conflict: nothing ran again');
   t.equal(replay.headers.get('idempotent-replayed'), 'true');
   t.strictSame(replay.body, first.body);
-  t.equal((await ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
-  const other = await ws.api.post('/tags', { name: 'Different' }, headers);
+  t.equal((await e2e.ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
+  const other = await e2e.ws.api.post('/tags', { name: 'Different' }, headers);
   expectError(t, other, 400, 'validation_error');
   t.match(other.body.error.message, /Idempotency-Key/);
   // A failed request is not cached: the same key can be retried.
   const failing = { 'Idempotency-Key': 'tag-create-2' };
-  expectError(t, await ws.api.post('/tags', { name: 'Once' }, failing), 409, 'conflict');
-  t.equal((await ws.api.post('/tags', { name: 'Twice' }, failing)).status, 201, 'the failure freed the key');
+  expectError(t, await e2e.ws.api.post('/tags', { name: 'Once' }, failing), 409, 'conflict');
+  t.equal((await e2e.ws.api.post('/tags', { name: 'Twice' }, failing)).status, 201, 'the failure freed the key');
 });
 
 t.test('Idempotency keys are scoped per workspace', async (t) => {
-  const other = await tenant(svc.baseUrl, dir);
+  const other = await tenant(e2e.svc.baseUrl, e2e.dir);
   const headers = { 'Idempotency-Key': 'shared-key' };
-  const a = await ws.api.post('/customers', { email: 'idem@example.com' }, headers);
+  const a = await e2e.ws.api.post('/customers', { email: 'idem@example.com' }, headers);
   const b = await other.api.post('/customers', { email: 'idem@example.com' }, headers);
   t.equal(b.headers.get('idempotent-replayed'), null);
   t.not(a.body.id, b.body.id);
 });
 
 t.test('every response carries the RateLimit headers and a request id', async (t) => {
-  const anon = client(svc.baseUrl);
+  const anon = client(e2e.svc.baseUrl);
   for (const r of [
-    await ws.api.get('/me'),
-    await ws.api.get('/nope'),
+    await e2e.ws.api.get('/me'),
+    await e2e.ws.api.get('/nope'),
     await anon.get('/me'),
     await anon.get('/openapi.json'),
-    await ws.api.post('/tags', '{bad'),
+    await e2e.ws.api.post('/tags', '{bad'),
   ]) {
     t.match(r.headers.get('ratelimit-limit'), /^\d+$/);
     t.match(r.headers.get('ratelimit-remaining'), /^\d+$/);
@@ -182,7 +173,7 @@ t.test('the listening line is printed at every LOG_LEVEL (scripts wait for it)',
 });
 
 t.test('GET /healthz: no key, and every log consumer of the process with its status', async (t) => {
-  const res = await fetch(svc.baseUrl.replace(/\/v1$/, '/healthz'));
+  const res = await fetch(e2e.svc.baseUrl.replace(/\/v1$/, '/healthz'));
   t.equal(res.status, 200);
   const body = (await res.json()) as { status: string; consumers: { name: string; status: string; failures: number }[] };
   t.equal(body.status, 'ok');

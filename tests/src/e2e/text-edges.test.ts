@@ -5,31 +5,20 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import t from 'tap';
 import type { Reply } from '../support/client';
-import { removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant } from '../support/workspace';
 import { propertySeed } from '../support/property';
+import { serviceFixture } from '../support/fixture';
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
-t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
-});
+const e2e = serviceFixture();
 
 /** Status and the fields a 400 names (schema failures carry no code). */
 const refused = (r: Reply) => [r.status, r.body?.error?.code, (r.body?.error?.details?.fields ?? []).map((f: { field: string }) => f.field)];
 
 t.test('names every JS object has are unknown fields like any other (400 naming them)', async (t) => {
   for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
-    t.strictSame(refused(await ws.api.post('/customers', { email: `${key}@example.com`, [key]: 1 })), [400, undefined, [key]], `body key ${key}`);
-    t.strictSame(refused(await ws.api.get(`/customers?${key}=1`)), [400, undefined, [key]], `query ?${key}=1`);
+    t.strictSame(refused(await e2e.ws.api.post('/customers', { email: `${key}@example.com`, [key]: 1 })), [400, undefined, [key]], `body key ${key}`);
+    t.strictSame(refused(await e2e.ws.api.get(`/customers?${key}=1`)), [400, undefined, [key]], `query ?${key}=1`);
     t.strictSame(
-      refused(await ws.api.patch('/agent', { deployed_channels: { [key]: true } })),
+      refused(await e2e.ws.api.patch('/agent', { deployed_channels: { [key]: true } })),
       [400, undefined, [`deployed_channels.${key}`]],
       `deployed_channels.${key}`,
     );
@@ -39,14 +28,14 @@ t.test('names every JS object has are unknown fields like any other (400 naming 
 /** A raw request: the body's bytes exactly as given, any Content-Encoding. */
 const raw = (path: string, headers: Record<string, string>, body: Buffer) =>
   new Promise<{ status: number; message: unknown }>((resolve, reject) => {
-    const url = new URL(svc.baseUrl + path);
+    const url = new URL(e2e.svc.baseUrl + path);
     const req = http.request(
       {
         host: url.hostname,
         port: url.port,
         path: url.pathname,
         method: 'POST',
-        headers: { Authorization: `Bearer ${ws.key}`, 'Content-Type': 'application/json', ...headers },
+        headers: { Authorization: `Bearer ${e2e.ws.key}`, 'Content-Type': 'application/json', ...headers },
       },
       (res) => {
         let text = '';
@@ -73,50 +62,50 @@ t.test('a compressed body is checked for UTF-8 after it is inflated', async (t) 
 });
 
 t.test('an e-mail is one identity under NFKC and case folding: the Kelvin sign is a K, full-width letters and ligatures too', async (t) => {
-  const kelvin = await ws.api.post('/customers', { email: '\u212Aate@example.com' });
-  const ascii = await ws.api.post('/customers', { email: 'kate@example.com' });
+  const kelvin = await e2e.ws.api.post('/customers', { email: '\u212Aate@example.com' });
+  const ascii = await e2e.ws.api.post('/customers', { email: 'kate@example.com' });
   t.strictSame([kelvin.status, ascii.status, ascii.body.id], [201, 201, kelvin.body.id], 'a match answers 201 too');
-  const plain = (await ws.api.post('/customers', { email: 'fiona@example.com' })).body;
-  const ligature = (await ws.api.post('/customers', { email: '\ufb01ona@example.com' })).body;
-  const wide = (await ws.api.post('/customers', { email: '\uff46\uff49ona@\uff45xample.com' })).body;
+  const plain = (await e2e.ws.api.post('/customers', { email: 'fiona@example.com' })).body;
+  const ligature = (await e2e.ws.api.post('/customers', { email: '\ufb01ona@example.com' })).body;
+  const wide = (await e2e.ws.api.post('/customers', { email: '\uff46\uff49ona@\uff45xample.com' })).body;
   t.strictSame([ligature.id, wide.id], [plain.id, plain.id]);
 });
 
 t.test('text is stored in NFC: café decomposed is the same tag name as café composed', async (t) => {
-  const nfc = await ws.api.post('/tags', { name: 'caf\u00e9' });
-  const nfd = await ws.api.post('/tags', { name: 'cafe\u0301' });
+  const nfc = await e2e.ws.api.post('/tags', { name: 'caf\u00e9' });
+  const nfd = await e2e.ws.api.post('/tags', { name: 'cafe\u0301' });
   t.strictSame([nfc.status, nfd.status, nfd.body?.error?.code], [201, 409, 'conflict']);
-  const stored = await ws.api.post('/tags', { name: 'Cre\u0300me' });
+  const stored = await e2e.ws.api.post('/tags', { name: 'Cre\u0300me' });
   t.equal(stored.body.name, 'Cr\u00e8me', 'kept composed');
 });
 
 t.test('text of only whitespace and zero-width or format characters is blank (400)', async (t) => {
   const invisible = '\u200b\u200c\u200d\u2060\ufeff \u00ad';
   const blank = (r: Reply) => [r.status, r.body?.error?.code, r.body?.error?.message];
-  t.strictSame(blank(await ws.api.post('/tags', { name: invisible })), [400, 'validation_error', 'name must not be empty']);
-  const conversation = (await ws.api.post('/conversations', { channel: 'api' })).body;
-  const message = await ws.api.post(`/conversations/${conversation.id}/messages`, { content: invisible });
+  t.strictSame(blank(await e2e.ws.api.post('/tags', { name: invisible })), [400, 'validation_error', 'name must not be empty']);
+  const conversation = (await e2e.ws.api.post('/conversations', { channel: 'api' })).body;
+  const message = await e2e.ws.api.post(`/conversations/${conversation.id}/messages`, { content: invisible });
   t.strictSame(blank(message), [400, 'validation_error', 'content must not be blank']);
-  t.strictSame(blank(await ws.api.patch('/agent', { name: '\u200b' })), [400, 'validation_error', 'name must be 1 to 100 characters']);
+  t.strictSame(blank(await e2e.ws.api.patch('/agent', { name: '\u200b' })), [400, 'validation_error', 'name must be 1 to 100 characters']);
   const pattern = new RegExp(
-    (await ws.api.get('/openapi.json')).body.paths['/tags'].post.requestBody.content['application/json'].schema.properties.name.pattern,
+    (await e2e.ws.api.get('/openapi.json')).body.paths['/tags'].post.requestBody.content['application/json'].schema.properties.name.pattern,
   );
   t.notOk(pattern.test(invisible), 'the schema says so too');
-  t.equal((await ws.api.post('/tags', { name: 'a\u200bb' })).status, 201, 'a zero-width character among others is kept');
+  t.equal((await e2e.ws.api.post('/tags', { name: 'a\u200bb' })).status, 201, 'a zero-width character among others is kept');
 });
 
 t.test('NUL and lone surrogates are refused in any text field (400 naming it)', async (t) => {
   // Raw JSON text: JSON.stringify would write a lone surrogate as the same escape anyway.
-  t.strictSame(refused(await ws.api.post('/customers', '{"email":"s@example.com","name":"a\\ud800b"}')), [400, undefined, ['name']], 'lone high');
-  t.strictSame(refused(await ws.api.post('/customers', '{"email":"s@example.com","name":"\\udc00"}')), [400, undefined, ['name']], 'lone low');
-  t.strictSame(refused(await ws.api.post('/customers', { email: 's@example.com', name: 'a\u0000b' })), [400, undefined, ['name']], 'NUL');
-  t.strictSame(refused(await ws.api.get('/customers?search=abc%00')), [400, undefined, ['search']], 'NUL in a search');
-  t.equal((await ws.api.post('/customers', { email: 's@example.com', name: 'emoji \ud83d\ude00' })).status, 201, 'a surrogate pair is a character');
+  t.strictSame(refused(await e2e.ws.api.post('/customers', '{"email":"s@example.com","name":"a\\ud800b"}')), [400, undefined, ['name']], 'lone high');
+  t.strictSame(refused(await e2e.ws.api.post('/customers', '{"email":"s@example.com","name":"\\udc00"}')), [400, undefined, ['name']], 'lone low');
+  t.strictSame(refused(await e2e.ws.api.post('/customers', { email: 's@example.com', name: 'a\u0000b' })), [400, undefined, ['name']], 'NUL');
+  t.strictSame(refused(await e2e.ws.api.get('/customers?search=abc%00')), [400, undefined, ['search']], 'NUL in a search');
+  t.equal((await e2e.ws.api.post('/customers', { email: 's@example.com', name: 'emoji \ud83d\ude00' })).status, 201, 'a surrogate pair is a character');
 });
 
 t.test('a search of any text answers 200 or 400, never 500', async (t) => {
-  await ws.api.post('/customers', { email: 'quote"star*@example.com', name: 'NEAR (a OR b) -c "d"' });
-  const found = await ws.api.get(`/customers?search=${encodeURIComponent('(a OR b) -c "d')}`);
+  await e2e.ws.api.post('/customers', { email: 'quote"star*@example.com', name: 'NEAR (a OR b) -c "d"' });
+  const found = await e2e.ws.api.get(`/customers?search=${encodeURIComponent('(a OR b) -c "d')}`);
   t.strictSame([found.status, found.body.data.map((c: { name: string }) => c.name)], [200, ['NEAR (a OR b) -c "d"']], 'FTS syntax is plain text');
   const seed = propertySeed();
   t.comment(`fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
@@ -126,7 +115,7 @@ t.test('a search of any text answers 200 or 400, never 500', async (t) => {
     fc.asyncProperty(fc.string({ unit, maxLength: 12 }), async (text) => {
       // Percent-encoded UTF-8 bytes: a lone surrogate goes as U+FFFD, as any client's would.
       const query = [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-      const r = await ws.api.get(`/customers?search=${query}`);
+      const r = await e2e.ws.api.get(`/customers?search=${query}`);
       return r.status === 200 || (r.status === 400 && r.body.error.details.fields[0].field === 'search');
     }),
     { seed, numRuns: 150 },

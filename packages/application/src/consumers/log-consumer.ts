@@ -1,6 +1,6 @@
 import { ConsumerHealth, EventStore, formatPosition, parsePosition, RecordedEvent, RetryingSubscription, START } from '@support/eventstore';
 import { CheckpointWriter, ReadStore } from '@support/readstore';
-import { Logger } from '../log';
+import type { Logger } from '@support/kernel';
 
 export interface LogConsumerOptions {
   /** Backoff between retries after an error (default 100 ms doubling to 30 s). */

@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import type { Logger } from '@support/kernel';
 import type { Leases } from './leases';
 import type { LeaseHealth, Worker } from './worker';
 

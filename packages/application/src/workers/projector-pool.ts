@@ -2,7 +2,7 @@ import type { EventStore, Position } from '@support/eventstore';
 import { CHECKPOINT, Projection, Projector, readModelCheckpoint } from '@support/projections';
 import type { Collection, Doc, ReadStore } from '@support/readstore';
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
+import type { Logger } from '@support/kernel';
 import { Ticker } from './leased-worker';
 import type { Leases } from './leases';
 import type { LeaseHealth, Worker } from './worker';

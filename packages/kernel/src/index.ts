@@ -1,0 +1,3 @@
+export { InFlight } from './in-flight';
+export { Backoff, backoffMs } from './backoff';
+export { jsonLogger, Logger, LogLevel, silentLogger } from './log';

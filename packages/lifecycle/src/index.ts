@@ -1,1 +1,0 @@
-export { InFlight } from './in-flight';
