@@ -1,3 +1,5 @@
+import type { CUSTOMER_STATUSES } from '@support/domain';
+import type { Doc } from '@support/readstore';
 import { aggregateId, Projection } from './projection';
 
 export const CUSTOMERS = {
@@ -6,7 +8,25 @@ export const CUSTOMERS = {
   search: ['name', 'email', 'phone'],
 } as const;
 
-export const customersProjection: Projection = {
+/** A customer as the read model holds it: the customer's fields and their contact counters. */
+export interface CustomerDocument extends Doc {
+  workspace_id: string;
+  email: string | null;
+  phone: string | null;
+  name: string | null;
+  avatar_url: string | null;
+  status: (typeof CUSTOMER_STATUSES)[number];
+  tags: string[];
+  external_id: string | null;
+  metadata: Record<string, unknown>;
+  conversation_count: number;
+  first_contact_at: string | null;
+  last_contact_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const customersProjection: Projection<CustomerDocument> = {
   collection: CUSTOMERS,
   handles: ['customer.created', 'customer.updated', 'conversation.created', 'conversation.updated', 'message.created'],
   targets: (e) => {
@@ -33,7 +53,7 @@ export const customersProjection: Projection = {
       // A conversation the agent linked to a lead it captured counts like one started by them.
       case 'conversation.created':
       case 'conversation.updated':
-        return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1, first_contact_at: doc.first_contact_at ?? at, last_contact_at: at };
+        return doc && { ...doc, conversation_count: doc.conversation_count + 1, first_contact_at: doc.first_contact_at ?? at, last_contact_at: at };
       case 'message.created':
         return doc && (e.data.sender_type === 'customer' ? { ...doc, last_contact_at: at } : doc);
       default:

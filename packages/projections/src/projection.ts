@@ -6,16 +6,16 @@ import type { CollectionSpec, Doc } from '@support/readstore';
 export type ProjectedEvent = AnyDomainEvent & { metadata: EventMetadata; position: Position; stream: string; revision: number };
 
 /**
- * One read model. `apply` is pure: the same document and event always give the same result,
+ * One read model, its documents typed `D` (the resource mappers read them without casts). `apply` is pure: the same document and event always give the same result,
  * so a rebuild from the log reproduces every document.
  */
-export interface Projection {
+export interface Projection<D extends Doc = Doc> {
   readonly collection: CollectionSpec;
   readonly handles: readonly AnyDomainEvent['type'][];
   /** Ids of the documents the event changes. */
   targets(event: ProjectedEvent): string[];
   /** The new document, or null to remove it. */
-  apply(doc: Doc | null, event: ProjectedEvent): Doc | null;
+  apply(doc: D | null, event: ProjectedEvent): D | null;
 }
 
 /** The aggregate id from the stream name `<aggregate>-<id>`. */

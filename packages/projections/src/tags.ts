@@ -1,11 +1,24 @@
+import type { Doc } from '@support/readstore';
 import { aggregateId, Projection } from './projection';
 
 export const TAGS = { name: 'tags', indexes: [['workspace_id', 'name_sort']] } as const;
 
+/** A tag as the read model holds it. */
+export interface TagDocument extends Doc {
+  workspace_id: string;
+  name: string;
+  /** `name` in lower case: the list's order. */
+  name_sort: string;
+  color: string | null;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
 /** `name_sort` keeps the list in the order people read names: case-insensitive. */
 const sortKey = (name: string) => name.toLowerCase();
 
-export const tagsProjection: Projection = {
+export const tagsProjection: Projection<TagDocument> = {
   collection: TAGS,
   handles: ['tag.created', 'tag.updated', 'tag.deleted'],
   targets: (e) => [aggregateId(e)],

@@ -95,13 +95,15 @@ t.test('a read-back that fails: 503, never 500; the retry answers the resource; 
   let failing = true;
   const svc = await serve(t, dir, { projector: true });
   // The route's read-back fails (as a read store that drops a connection would); the projector goes on.
-  for (const models of [svc.app.reads.tags, svc.app.reads.webhookEndpoints]) {
+  const failWhileFailing = <D>(models: { get(workspaceId: string, id: string): Promise<D | null> }) => {
     const get = models.get.bind(models);
     models.get = async (workspaceId, id) => {
       if (failing) throw new Error('connection reset');
       return get(workspaceId, id);
     };
-  }
+  };
+  failWhileFailing(svc.app.reads.tags);
+  failWhileFailing(svc.app.reads.webhookEndpoints);
   const api: Client = client(svc.url, key);
   const tag = await api.post('/tags', { name: 'Urgent' }, { 'Idempotency-Key': 'tag-1' });
   expectError(t, tag, 503, 'write_committed');

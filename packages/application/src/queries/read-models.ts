@@ -1,5 +1,16 @@
 import type { AgentSettings } from '@support/domain';
-import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import {
+  AGENTS,
+  API_KEYS,
+  CONVERSATIONS,
+  CUSTOMERS,
+  MESSAGES,
+  TAGS,
+  WEBHOOK_ENDPOINTS,
+  WORKSPACES,
+  type CustomerDocument,
+  type TagDocument,
+} from '@support/projections';
 import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
@@ -66,8 +77,8 @@ export interface ApiKeyDoc extends Doc {
   expires_at: string | null;
   revoked_at: string | null;
 }
-export type CustomerDoc = Doc & { workspace_id: string; [field: string]: unknown };
-export type TagDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type CustomerDoc = CustomerDocument;
+export type TagDoc = TagDocument;
 export type TicketDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type ArticleDoc = Doc & { workspace_id: string; [field: string]: unknown };
 export type CannedResponseDoc = Doc & { workspace_id: string; [field: string]: unknown };

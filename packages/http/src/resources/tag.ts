@@ -22,9 +22,9 @@ export type TagResource = t.TypeOf<typeof TagResource>;
 export const toTag = (d: TagDoc): TagResource => ({
   object: 'tag',
   id: d.id,
-  name: d.name as string,
-  color: (d.color ?? null) as string | null,
-  is_active: d.is_active as boolean,
-  created_at: d.created_at as string,
-  updated_at: d.updated_at as string,
+  name: d.name,
+  color: d.color,
+  is_active: d.is_active,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
 });
