@@ -1,8 +1,12 @@
-import { aggregateId, Projection } from './projection';
+import type { Doc } from '@support/readstore';
+import { aggregateId, EventData, Projection } from './projection';
 
 export const CANNED_RESPONSES = { name: 'canned_responses', indexes: [['workspace_id']] } as const;
 
-export const cannedResponsesProjection: Projection = {
+/** A canned response as the read model holds it. */
+export type CannedResponseDocument = Doc & EventData<'canned_response.created'> & { updated_at: string };
+
+export const cannedResponsesProjection: Projection<CannedResponseDocument> = {
   collection: CANNED_RESPONSES,
   handles: ['canned_response.created', 'canned_response.updated'],
   targets: (e) => [aggregateId(e)],

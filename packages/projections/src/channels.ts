@@ -1,9 +1,13 @@
-import { aggregateId, Projection } from './projection';
+import type { Doc } from '@support/readstore';
+import { aggregateId, EventData, Projection } from './projection';
 
 /** Channels, with their `config` (never served by the API: the resource leaves it out). */
 export const CHANNELS = { name: 'channels', indexes: [['workspace_id'], ['workspace_id', 'type']] } as const;
 
-export const channelsProjection: Projection = {
+/** A channel as the read model holds it, with the count of conversations started on it. */
+export type ChannelDocument = Doc & EventData<'channel.created'> & { conversation_count: number; updated_at: string };
+
+export const channelsProjection: Projection<ChannelDocument> = {
   collection: CHANNELS,
   handles: ['channel.created', 'channel.updated', 'conversation.created'],
   targets: (e) => (e.type === 'conversation.created' ? (e.data.channel_id ? [e.data.channel_id] : []) : [aggregateId(e)]),
@@ -17,7 +21,7 @@ export const channelsProjection: Projection = {
         return doc && { ...doc, ...e.data.changes, updated_at: at };
       // The count follows the conversations started on the channel.
       case 'conversation.created':
-        return doc && { ...doc, conversation_count: (doc.conversation_count as number) + 1 };
+        return doc && { ...doc, conversation_count: doc.conversation_count + 1 };
       default:
         return doc;
     }

@@ -1,4 +1,5 @@
-import { aggregateId, Projection } from './projection';
+import type { Doc } from '@support/readstore';
+import { aggregateId, EventData, Projection } from './projection';
 
 export const CONVERSATIONS = {
   name: 'conversations',
@@ -12,7 +13,19 @@ export const CONVERSATIONS = {
   ],
 } as const;
 
-export const conversationsProjection: Projection = {
+/** A conversation as the read model holds it: its fields, its message count and its resolution. */
+export type ConversationDocument = Doc &
+  EventData<'conversation.created'> & {
+    is_pinned: boolean;
+    resolution_type: string | null;
+    message_count: number;
+    custom_action_memory: unknown;
+    resolved_at: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+
+export const conversationsProjection: Projection<ConversationDocument> = {
   collection: CONVERSATIONS,
   handles: ['conversation.created', 'conversation.updated', 'message.created'],
   targets: (e) => [aggregateId(e)],
@@ -33,7 +46,7 @@ export const conversationsProjection: Projection = {
       case 'conversation.updated':
         return doc && { ...doc, ...e.data.changes, updated_at: at };
       case 'message.created':
-        return doc && { ...doc, message_count: (doc.message_count as number) + 1, updated_at: at };
+        return doc && { ...doc, message_count: doc.message_count + 1, updated_at: at };
       default:
         return doc;
     }

@@ -22,8 +22,9 @@ export * from './partition';
 export { WORKSPACES } from './workspaces';
 export { API_KEYS } from './apikeys';
 export { CUSTOMERS } from './customers';
-export { TAGS, TagDocument } from './tags';
-export { CustomerDocument } from './customers';
+export { TAGS } from './tags';
+export type { TagDocument } from './tags';
+export type { CustomerDocument } from './customers';
 export { conversationsProjection } from './conversations';
 export { customersProjection } from './customers';
 export { messagesProjection } from './messages';
@@ -51,3 +52,9 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   webhookEndpointsProjection,
   agentsProjection,
 ];
+export type { ConversationDocument } from './conversations';
+export type { MessageDocument } from './messages';
+export type { ArticleDocument } from './articles';
+export type { CannedResponseDocument } from './canned-responses';
+export type { ChannelDocument } from './channels';
+export type { TicketDocument } from './tickets';

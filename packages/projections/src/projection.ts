@@ -5,6 +5,9 @@ import type { CollectionSpec, Doc } from '@support/readstore';
 /** A domain event as a projection sees it: typed payload plus where and when it happened. */
 export type ProjectedEvent = AnyDomainEvent & { metadata: EventMetadata; position: Position; stream: string; revision: number };
 
+/** The payload of one event type: what a document built from it starts with. */
+export type EventData<T extends AnyDomainEvent['type']> = Extract<AnyDomainEvent, { type: T }>['data'];
+
 /**
  * One read model, its documents typed `D` (the resource mappers read them without casts). `apply` is pure: the same document and event always give the same result,
  * so a rebuild from the log reproduces every document.

@@ -1,5 +1,6 @@
+import type { Doc } from '@support/readstore';
 import { signalKey } from '@support/domain';
-import { aggregateId, Projection } from './projection';
+import { aggregateId, EventData, Projection } from './projection';
 
 /** Indexes serve the list filters of GET /tickets. */
 export const TICKETS = {
@@ -15,7 +16,18 @@ export const TICKETS = {
   ],
 } as const;
 
-export const ticketsProjection: Projection = {
+/** A ticket as the read model holds it, with the SLA monitor's bookkeeping. */
+export type TicketDocument = Doc &
+  EventData<'ticket.created'> & {
+    updated_at: string;
+    resolved_at?: string | null;
+    last_response_at: string | null;
+    /** The SLA signals already sent, by kind, metric and due time. */
+    sla_signals: Record<string, boolean>;
+    sla_next_response_set_at: string | null;
+  };
+
+export const ticketsProjection: Projection<TicketDocument> = {
   collection: TICKETS,
   handles: ['ticket.created', 'ticket.updated', 'ticket.resolved', 'ticket.response_recorded', 'sla.at_risk', 'sla.breached'],
   targets: (e) => [aggregateId(e)],
@@ -41,7 +53,7 @@ export const ticketsProjection: Projection = {
         return {
           ...doc,
           sla_status: kind,
-          sla_signals: { ...(doc.sla_signals as object), [signalKey(kind, e.data.sla_metric, e.data.sla_due_at)]: true },
+          sla_signals: { ...doc.sla_signals, [signalKey(kind, e.data.sla_metric, e.data.sla_due_at)]: true },
           updated_at: at,
         };
       }

@@ -183,7 +183,7 @@ export class AgentTurns {
     const page = await this.parts.reads.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
     const history = page.items
       .reverse()
-      .map((m) => ({ sender_type: m.sender_type as string, content: m.content as string, created_at: m.created_at as string }));
+      .map((m) => ({ sender_type: m.sender_type, content: m.content, created_at: m.created_at }));
     return { state, history };
   }
 

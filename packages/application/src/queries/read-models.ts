@@ -1,4 +1,5 @@
 import type { AgentSettings } from '@support/domain';
+import type { ArticleDocument, CannedResponseDocument, ChannelDocument, ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
 import {
   AGENTS,
   API_KEYS,
@@ -79,13 +80,13 @@ export interface ApiKeyDoc extends Doc {
 }
 export type CustomerDoc = CustomerDocument;
 export type TagDoc = TagDocument;
-export type TicketDoc = Doc & { workspace_id: string; [field: string]: unknown };
-export type ArticleDoc = Doc & { workspace_id: string; [field: string]: unknown };
-export type CannedResponseDoc = Doc & { workspace_id: string; [field: string]: unknown };
+export type TicketDoc = TicketDocument;
+export type ArticleDoc = ArticleDocument;
+export type CannedResponseDoc = CannedResponseDocument;
 /** Holds `config`, which no response may include. */
-export type ChannelDoc = Doc & { workspace_id: string; config: Record<string, unknown>; [field: string]: unknown };
-export type ConversationDoc = Doc & { workspace_id: string; [field: string]: unknown };
-export type MessageDoc = Doc & { workspace_id: string; conversation_id: string; [field: string]: unknown };
+export type ChannelDoc = ChannelDocument;
+export type ConversationDoc = ConversationDocument;
+export type MessageDoc = MessageDocument;
 export interface WebhookEndpointDoc extends Doc {
   workspace_id: string;
   url: string;
