@@ -181,9 +181,7 @@ export class AgentTurns {
     if (state.channel !== 'api')
       throw failure('validation', `conversation ${id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
     const page = await this.parts.reads.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
-    const history = page.items
-      .reverse()
-      .map((m) => ({ sender_type: m.sender_type, content: m.content, created_at: m.created_at }));
+    const history = page.items.reverse().map((m) => ({ sender_type: m.sender_type, content: m.content, created_at: m.created_at }));
     return { state, history };
   }
 
