@@ -33,6 +33,3 @@ export const importedFields = <I extends Partial<Record<ReadOnly, unknown>>>(
 /** An existing record of another workspace is never touched by this one's import. */
 export const ownedBy = (kind: string, state: { id: string; workspace_id: string }, workspaceId: string): E.Either<DomainError, void> =>
   state.workspace_id === workspaceId ? E.right(undefined) : fail('conflict', `${kind} ${state.id} belongs to another workspace`);
-
-/** Tags trimmed, blanks dropped, each kept once in first-seen order. */
-export const uniqueTags = (tags: readonly string[]): string[] => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];

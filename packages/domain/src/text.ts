@@ -8,5 +8,8 @@ export const unfitText = (s: string): string | null => (/\0|\p{Cs}/u.test(s) ? '
 
 export const isBlank = (s: string): boolean => s.replace(/[\s\p{Cf}]/gu, '') === '';
 
+/** Tags as kept: trimmed, the empty ones dropped, each once, in the order first given. */
+export const uniqueTags = (tags: readonly string[]): string[] => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
+
 /** NFC: a composed and a decomposed "café" are one text. */
 export const normalText = (s: string): string => s.normalize('NFC');

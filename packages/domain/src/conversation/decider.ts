@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { changedFields, Decider, fail } from '../decider';
-import { isBlank } from '../text';
+import { isBlank, uniqueTags } from '../text';
 import { ConversationChanges, ConversationEvent, ESCALATION_REASONS, MessageData } from './events';
 
 type Created = Extract<ConversationEvent, { type: 'conversation.created' }>['data'];
@@ -46,8 +46,6 @@ export type ConversationCommand =
   /** One agent turn: the customer's message, then the agent's reply or hand-over. */
   | { type: 'agent_turn'; workspace_id: string; customer_message: { id: string; content: string; attachments: unknown[] }; outcome: TurnOutcome }
   | { type: 'link_customer'; workspace_id: string; customer_id: string; customer_name: string | null; customer_email: string | null };
-
-const dedupe = (tags: readonly string[]) => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
 
 /**
  * The AI may answer while the conversation is assigned to it, or unassigned and never handed
@@ -157,7 +155,7 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
     }
     // `resolved` is the legacy spelling of `closed`.
     const status = command.changes.status === 'resolved' ? 'closed' : command.changes.status;
-    const requested: ConversationChanges = { ...command.changes, status, ...(command.changes.tags ? { tags: dedupe(command.changes.tags) } : {}) };
+    const requested: ConversationChanges = { ...command.changes, status, ...(command.changes.tags ? { tags: uniqueTags(command.changes.tags) } : {}) };
     const changes = changedFields(state, requested) as ConversationChanges;
     if (changes.status === 'closed') changes.resolved_at = command.at;
     if (changes.status === 'open') changes.resolved_at = null;

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { changedFields, Decider, DomainError, fail } from '../decider';
+import { uniqueTags } from '../text';
 import { CustomerChanges, CustomerEvent } from './events';
 import { identitiesOf, normaliseIdentity } from './identity';
 
@@ -37,8 +38,6 @@ const checkContact = (c: { email?: string; phone?: string }): E.Either<DomainErr
   return E.right(undefined);
 };
 
-const dedupe = (tags: readonly string[]) => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
-
 export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerState> = {
   initialState: { exists: false },
   decide(command, state) {
@@ -74,7 +73,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
           ...command.changes,
           ...(email !== undefined ? { email: email.trim() } : {}),
           ...(phone !== undefined ? { phone: phone.trim() } : {}),
-          ...(tags !== undefined ? { tags: dedupe(tags) } : {}),
+          ...(tags !== undefined ? { tags: uniqueTags(tags) } : {}),
         };
         const changes = changedFields(state, requested as Partial<Created>) as CustomerChanges;
         return E.right(Object.keys(changes).length ? [{ type: 'customer.updated', data: { id: state.id, changes } }] : []);

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { changedFields, Decider, fail } from '../decider';
-import { ImportCommand, importedFields, ownedBy, uniqueTags } from '../imported';
+import { ImportCommand, importedFields, ownedBy } from '../imported';
+import { uniqueTags } from '../text';
 import { TicketChanges, TicketEvent } from './events';
 import { TicketInput } from './input';
 import { signalKey } from './sla-events';
