@@ -1,4 +1,5 @@
-import { keepBest, KnowledgeIndex, searchableText } from './knowledge-index';
+import { KnowledgeIndex } from './knowledge-index';
+import { keepBest, searchableText } from './ranking';
 import { defaultModelDir, E5Model, type EmbeddingModel } from './e5-model';
 import type { Passage, SearchHit, SearchScope } from './types';
 import { VectorFile } from './vector-file';

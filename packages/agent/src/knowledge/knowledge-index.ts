@@ -1,6 +1,7 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
+import { keepBest, searchableText } from './ranking';
 import type { ArticleForIndex, Passage, SearchHit, SearchScope } from './types';
 
 /**
@@ -56,13 +57,6 @@ interface ArticleDoc {
   text: string;
 }
 
-/** Indexed text: link and image labels kept, URLs dropped (they only add noise terms). */
-export const searchableText = (markdown: string): string =>
-  markdown
-    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
-    .replace(/<https?:\/\/[^>\s]+>/gi, ' ')
-    .replace(/https?:\/\/\S+/gi, ' ');
-
 interface Workspace {
   passageIndex: MiniSearch<PassageDoc>;
   articleIndex: MiniSearch<ArticleDoc>;
@@ -95,20 +89,6 @@ const analyzer = {
   // Removal is exact (remove(), not discard()), so no vacuuming is ever needed.
   autoVacuum: false,
 } satisfies Partial<Options>;
-
-/** Best first; ties by article id, then passage order. */
-export const compareHits = (a: SearchHit, b: SearchHit): number =>
-  b.score - a.score ||
-  (a.passage.articleId < b.passage.articleId ? -1 : a.passage.articleId > b.passage.articleId ? 1 : 0) ||
-  a.passage.index - b.passage.index;
-
-/** Inserts `hit` into `best` (ordered by compareHits) when it ranks among its first `size`. */
-export const keepBest = (best: SearchHit[], hit: SearchHit, size: number): void => {
-  if (best.length === size && compareHits(hit, best[size - 1]) >= 0) return;
-  let i = best.length < size ? best.length : size - 1;
-  for (; i > 0 && compareHits(hit, best[i - 1]) < 0; i--) best[i] = best[i - 1];
-  best[i] = hit;
-};
 
 export class KnowledgeIndex {
   private readonly workspaces = new Map<string, Workspace>();
