@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['tests/src/**/*.ts', 'packages/*/src/contract.ts'],
+    files: ['tests/src/**/*.ts', 'packages/*/src/contract*.ts'],
     rules: {
       // tap's t.test() and t.before() return promises that tap itself awaits.
       '@typescript-eslint/no-floating-promises': [
