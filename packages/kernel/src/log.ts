@@ -17,23 +17,29 @@ export interface Logger {
 /** Above every level, so an announcement is never filtered out; its line says `info`. */
 const ANNOUNCE = 100;
 
-const wrap = (p: pino.Logger<'announce'>): Logger => {
-  const at = (write: pino.LogFn) => (msg: string, fields?: Record<string, unknown>) => (fields ? write(fields, msg) : write(msg));
+type Fields = Record<string, unknown>;
+
+/**
+ * pino writes `level` (as a word), filters by level, serializes and writes; the rest of the
+ * line is built here, `{time, msg, ...base, ...fields}`, so a call's field replaces the
+ * logger's own of that name (pino's child bindings would write both: a key twice).
+ */
+const wrap = (p: pino.Logger<'announce'>, base: Fields): Logger => {
+  const at = (level: LogLevel | 'announce') => (msg: string, fields?: Fields) => {
+    if (p.isLevelEnabled(level)) p[level]({ time: new Date().toISOString(), msg, ...base, ...fields });
+  };
   return {
-    debug: at(p.debug.bind(p)),
-    info: at(p.info.bind(p)),
-    warn: at(p.warn.bind(p)),
-    error: at(p.error.bind(p)),
-    announce: at(p.announce.bind(p)),
-    child: (fields) => wrap(p.child(fields)),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    announce: at('announce'),
+    child: (fields) => wrap(p, { ...base, ...fields }),
   };
 };
 
-/**
- * One JSON object per line (pino): `level` as a word, `time` in ISO 8601, `msg`, then the
- * logger's and the call's fields; on stdout unless `write` takes the lines (without newline).
- */
-export const jsonLogger = (level: string = 'info', base: Record<string, unknown> = {}, write?: (line: string) => unknown): Logger => {
+/** One JSON object per line: `level` as a word, `time` (ISO 8601), `msg`, then the logger's and the call's fields; on stdout unless `write` takes the lines (without newline). */
+export const jsonLogger = (level: string = 'info', base: Fields = {}, write?: (line: string) => unknown): Logger => {
   const destination = write
     ? { write: (chunk: string) => void write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) }
     : pino.destination({ dest: 1, sync: true });
@@ -42,13 +48,12 @@ export const jsonLogger = (level: string = 'info', base: Record<string, unknown>
       level: LOG_LEVELS.includes(level) ? level : 'info',
       customLevels: { announce: ANNOUNCE },
       base: null,
-      messageKey: 'msg',
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: false,
       formatters: { level: (label) => ({ level: label === 'announce' ? 'info' : label }) },
     },
     destination,
   );
-  return wrap(Object.keys(base).length ? p.child(base) : p);
+  return wrap(p, base);
 };
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentLogger };

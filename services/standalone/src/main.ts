@@ -22,7 +22,8 @@ const child = (component: string) => log.child({ component });
 const workers = [
   ...(viaBus ? [new Relay(app.engines.events, app.engines.reads, app.engines.bus, child('relay'))] : []),
   new Dispatcher(app, child('dispatcher'), { source: viaBus ? 'bus' : 'log' }),
-  configuredNotifier(app, child('notifier')),
+  // Its lines keep the component they had when the dispatcher ran it (operators' filters).
+  configuredNotifier(app, child('dispatcher')),
   new TicketResponses(app, child('ticket-responses')),
   new SlaMonitor(app, child('sla-monitor'), config.slaIntervalMs),
 ];

@@ -1,13 +1,10 @@
 import t from 'tap';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { removeDir, Service, startService, tempDir } from '../support/service';
-import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 // What a reply holds, as a customer reads it (with the embedding model, as `npm start` runs).
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
+const e2e = serviceFixture({ tenant: { name: 'Answers' } });
 const ARTICLES = [
   {
     id: kbId(71),
@@ -21,18 +18,12 @@ const ARTICLES = [
 ];
 
 t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir, { name: 'Answers' });
-  await importArticles(dir, ws, ARTICLES);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  await importArticles(e2e.dir, e2e.ws, ARTICLES);
 });
 
 t.test('a concise answer is the one sentence that answers the question', async (t) => {
-  await enableAgent(ws, { tone: 'professional', response_length: 'concise' });
-  const r = await ws.api.post('/agent/messages', { message: 'how long does shipping to canada take' });
+  await enableAgent(e2e.ws, { tone: 'professional', response_length: 'concise' });
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'how long does shipping to canada take' });
   t.equal(r.status, 200);
   t.equal(r.body.messages.length, 1);
   t.match(r.body.messages[0], /Orders to Canada arrive in 6 to 9 business days\./);
@@ -41,8 +32,8 @@ t.test('a concise answer is the one sentence that answers the question', async (
 });
 
 t.test('a question in Spanish finds the English article by meaning', async (t) => {
-  await enableAgent(ws, { tone: 'friendly', response_length: 'balanced' });
-  const r = await ws.api.post('/agent/messages', { message: '¿Puedo devolver un artículo que no he usado?' });
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
+  const r = await e2e.ws.api.post('/agent/messages', { message: '¿Puedo devolver un artículo que no he usado?' });
   t.equal(r.status, 200);
   t.strictSame(r.body.sources, ['Returns']);
   t.match(r.body.messages.join(' '), /within 30 days/);

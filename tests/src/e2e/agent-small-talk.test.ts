@@ -1,14 +1,12 @@
 import t from 'tap';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
+import { adminJson } from '../support/service';
 import { until } from '../support/wait';
-import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 // Turns as a customer has them: small talk, a lead in the first message.
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
+const e2e = serviceFixture({ tenant: { name: 'Small talk' } });
 const ARTICLES = [
   {
     id: kbId(61),
@@ -17,58 +15,52 @@ const ARTICLES = [
   },
   { id: kbId(62), title: 'Plans and prices', content: 'The Plus plan costs $5 per month and adds Weather Skip and unlimited zones.' },
 ];
-const credits = async () => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', ws.workspaceId)).credits;
+const credits = async () => (await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', e2e.ws.workspaceId)).credits;
 
 t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir, { name: 'Small talk' });
-  await importArticles(dir, ws, ARTICLES);
-  await enableAgent(ws, { tone: 'friendly', escalation: { enabled: true, keywords: ['human'], after_replies: null } });
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  await importArticles(e2e.dir, e2e.ws, ARTICLES);
+  await enableAgent(e2e.ws, { tone: 'friendly', escalation: { enabled: true, keywords: ['human'], after_replies: null } });
 });
 
 t.test('greetings and thanks get a short reply in the tone, free, and never hand the chat over', async (t) => {
   const before = await credits();
-  const hi = await ws.api.post('/agent/messages', { message: 'hi there!' });
+  const hi = await e2e.ws.api.post('/agent/messages', { message: 'hi there!' });
   t.strictSame([hi.status, hi.body.escalated, hi.body.messages.length, hi.body.credits_used, hi.body.sources], [200, false, 1, 0, []]);
   t.match(hi.body.messages[0], /How can I help/);
   const conversation = hi.body.conversation_id as string;
-  const question = await ws.api.post('/agent/messages', { conversation_id: conversation, message: 'What does Weather Skip do?' });
+  const question = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message: 'What does Weather Skip do?' });
   t.strictSame([question.body.escalated, question.body.sources[0]], [false, 'Weather Skip'], 'the next question is answered, not silenced');
-  const thanks = await ws.api.post('/agent/messages', { conversation_id: conversation, message: 'thanks, that is all!' });
+  const thanks = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message: 'thanks, that is all!' });
   t.strictSame([thanks.body.escalated, thanks.body.messages.length, thanks.body.credits_used], [false, 1, 0]);
   t.match(thanks.body.messages[0], /welcome/i);
   for (const message of ['Hola!', 'danke schön', 'merci beaucoup', 'ok bye']) {
-    const r = await ws.api.post('/agent/messages', { message });
+    const r = await e2e.ws.api.post('/agent/messages', { message });
     t.strictSame([r.body.escalated, r.body.messages.length, r.body.credits_used], [false, 1, 0], message);
   }
   t.equal(await credits(), before - 1, 'only the answered question was charged');
-  const conv = (await ws.api.get(`/conversations/${conversation}`)).body;
+  const conv = (await e2e.ws.api.get(`/conversations/${conversation}`)).body;
   t.equal(conv.assignee, null, 'still with the agent');
 });
 
 t.test('a lead in the first message: answered, stored on the customer and the conversation, every consumer healthy', async (t) => {
-  const r = await ws.api.post('/agent/messages', {
+  const r = await e2e.ws.api.post('/agent/messages', {
     message: 'hello, my email is carol.lead@example.net and I want to know about Weather Skip',
     customer: { external_id: 'lead-carol-1' },
   });
   t.strictSame([r.status, r.body.escalated, r.body.sources[0]], [200, false, 'Weather Skip'], 'the address is not taken for question words');
-  const conversation = (await ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
+  const conversation = (await e2e.ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
   t.equal(conversation.customer_email, 'carol.lead@example.net');
-  t.equal((await ws.api.get(`/customers/${conversation.customer_id}`)).body.email, 'carol.lead@example.net');
+  t.equal((await e2e.ws.api.get(`/customers/${conversation.customer_id}`)).body.email, 'carol.lead@example.net');
   // A second write to the same customer before the search index's flush (the projector's queue) fails nothing.
-  await ws.api.post('/agent/messages', { conversation_id: r.body.conversation_id, message: 'my phone is +1 555 010 9999' });
+  await e2e.ws.api.post('/agent/messages', { conversation_id: r.body.conversation_id, message: 'my phone is +1 555 010 9999' });
   await until(
-    async () => ((await fetch(`${svc.baseUrl.replace(/\/v1$/, '')}/healthz`).then((h) => h.json())) as { status: string }).status === 'ok',
+    async () => ((await fetch(`${e2e.svc.baseUrl.replace(/\/v1$/, '')}/healthz`).then((h) => h.json())) as { status: string }).status === 'ok',
     5000,
     50,
     'healthz ok',
   );
   t.notOk(
-    svc.output.some((l) => /consumer failed|UNIQUE constraint/.test(l)),
+    e2e.svc.output.some((l) => /consumer failed|UNIQUE constraint/.test(l)),
     'no consumer failed',
   );
 });

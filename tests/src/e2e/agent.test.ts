@@ -1,16 +1,15 @@
 import t from 'tap';
 import { expectError } from '../support/expect';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { adminJson, removeDir, replayEvents, Service, startService, tempDir } from '../support/service';
+import { adminJson, replayEvents, startService } from '../support/service';
 import { until } from '../support/wait';
-import { keyFor, Tenant, tenant } from '../support/workspace';
+import { keyFor, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 // The AI agent over HTTP (spec 2.7, 2.7a, 4.3): turns, credits, escalation, lead capture and
 // knowledge search, on the embedded engines. Its configuration: agent-config.test.ts.
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
+const e2e = serviceFixture({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, tenant: { name: 'Agent' } });
 
 const ARTICLES = [
   {
@@ -43,37 +42,31 @@ const ownArticles = () => {
 const REFUND_Q = 'How many days do I have to get a refund for my order?';
 const OFF_TOPIC = 'Which football team won the league in 1998?';
 
-const events = (workspaceId: string) => replayEvents(dir, '--workspace', workspaceId);
-const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', workspaceId)).credits;
+const events = (workspaceId: string) => replayEvents(e2e.dir, '--workspace', workspaceId);
+const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', workspaceId)).credits;
 
 t.before(async () => {
-  svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  ws = await tenant(svc.baseUrl, dir, { name: 'Agent' });
-  await importArticles(dir, ws, ARTICLES);
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  await importArticles(e2e.dir, e2e.ws, ARTICLES);
 });
 
 t.test('a grounded turn: new api conversation, messages recorded, sources cited, one credit charged', async (t) => {
-  await enableAgent(ws);
-  const before = await credits(ws.workspaceId);
-  const r = await ws.api.post('/agent/messages', { message: REFUND_Q, customer: { email: 'ann@example.com', name: 'Ann' } });
+  await enableAgent(e2e.ws);
+  const before = await credits(e2e.ws.workspaceId);
+  const r = await e2e.ws.api.post('/agent/messages', { message: REFUND_Q, customer: { email: 'ann@example.com', name: 'Ann' } });
   t.equal(r.status, 200);
   t.match(r.body, { object: 'agent_response', conversation_id: /^conv_/, escalated: false, credits_used: 1, model_tier: 'essential' });
   t.ok(r.body.messages.length >= 1 && r.body.messages.every((m: string) => m.length > 0), 'reply bubbles');
   t.strictSame(r.body.sources, ['Refund policy'], 'the cited article, never a draft or AI-disabled one');
   t.ok(r.body.messages.join(' ').includes('30 days'), 'the answer is taken from the passage');
-  t.equal(await credits(ws.workspaceId), before - 1, 'the balance went down by one credit');
+  t.equal(await credits(e2e.ws.workspaceId), before - 1, 'the balance went down by one credit');
 
-  const conv = (await ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
+  const conv = (await e2e.ws.api.get(`/conversations/${r.body.conversation_id}`)).body;
   t.match(conv, { channel: 'api', customer_email: 'ann@example.com', message_count: 1 + r.body.messages.length });
   t.ok(
-    (await ws.api.get('/conversations')).body.data.some((c: { id: string }) => c.id === conv.id),
+    (await e2e.ws.api.get('/conversations')).body.data.some((c: { id: string }) => c.id === conv.id),
     'visible in the inbox',
   );
-  const msgs = (await ws.api.get(`/conversations/${conv.id}/messages`)).body.data.reverse();
+  const msgs = (await e2e.ws.api.get(`/conversations/${conv.id}/messages`)).body.data.reverse();
   t.strictSame(
     msgs.map((m: { sender_type: string }) => m.sender_type),
     ['customer', ...r.body.messages.map(() => 'ai')],
@@ -82,39 +75,39 @@ t.test('a grounded turn: new api conversation, messages recorded, sources cited,
     msgs.slice(1).map((m: { content: string }) => m.content),
     r.body.messages,
   );
-  const customer = (await ws.api.get('/customers?search=ann@example.com')).body.data[0];
+  const customer = (await e2e.ws.api.get('/customers?search=ann@example.com')).body.data[0];
   t.equal(conv.customer_id, customer.id, 'the customer was created and linked');
 
-  const again = await ws.api.post('/agent/messages', {
+  const again = await e2e.ws.api.post('/agent/messages', {
     message: 'And how long does the money take to come back?',
     conversation_id: conv.id,
     customer: { email: 'other@example.com' },
   });
   t.equal(again.body.conversation_id, conv.id, 'the conversation continues');
-  t.equal((await ws.api.get(`/conversations/${conv.id}`)).body.customer_id, customer.id, '`customer` is used only for a new conversation');
-  const created = (await events(ws.workspaceId)).filter((e) => e.stream === `conversation-${conv.id}` && e.type === 'message.created');
+  t.equal((await e2e.ws.api.get(`/conversations/${conv.id}`)).body.customer_id, customer.id, '`customer` is used only for a new conversation');
+  const created = (await events(e2e.ws.workspaceId)).filter((e) => e.stream === `conversation-${conv.id}` && e.type === 'message.created');
   t.equal(created.length, 2 + r.body.messages.length + again.body.messages.length, 'every bubble is a message.created event');
 });
 
 t.test('the conversation must be an api conversation of this workspace', async (t) => {
-  await enableAgent(ws);
-  const widget = (await ws.api.post('/conversations', { channel: 'widget' })).body;
-  expectError(t, await ws.api.post('/agent/messages', { message: 'hi', conversation_id: widget.id }), 400, 'validation_error');
-  expectError(t, await ws.api.post('/agent/messages', { message: 'hi', conversation_id: 'conv_01J00000000000000000000000' }), 404, 'not_found');
-  const other = await tenant(svc.baseUrl, dir, { name: 'Other' });
+  await enableAgent(e2e.ws);
+  const widget = (await e2e.ws.api.post('/conversations', { channel: 'widget' })).body;
+  expectError(t, await e2e.ws.api.post('/agent/messages', { message: 'hi', conversation_id: widget.id }), 400, 'validation_error');
+  expectError(t, await e2e.ws.api.post('/agent/messages', { message: 'hi', conversation_id: 'conv_01J00000000000000000000000' }), 404, 'not_found');
+  const other = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Other' });
   await enableAgent(other);
-  const mine = (await ws.api.post('/agent/messages', { message: 'hi' })).body.conversation_id;
+  const mine = (await e2e.ws.api.post('/agent/messages', { message: 'hi' })).body.conversation_id;
   expectError(t, await other.api.post('/agent/messages', { message: 'hi', conversation_id: mine }), 404, 'not_found');
-  expectError(t, await ws.api.post('/agent/messages', { message: '' }), 400);
-  expectError(t, await ws.api.post('/agent/messages', {}), 400);
-  const before = await credits(ws.workspaceId);
-  expectError(t, await ws.api.post('/agent/messages', { message: REFUND_Q, customer: { name: 'No identity' } }), 400, 'validation_error');
-  t.equal(await credits(ws.workspaceId), before, 'refused before any charge');
+  expectError(t, await e2e.ws.api.post('/agent/messages', { message: '' }), 400);
+  expectError(t, await e2e.ws.api.post('/agent/messages', {}), 400);
+  const before = await credits(e2e.ws.workspaceId);
+  expectError(t, await e2e.ws.api.post('/agent/messages', { message: REFUND_Q, customer: { name: 'No identity' } }), 400, 'validation_error');
+  t.equal(await credits(e2e.ws.workspaceId), before, 'refused before any charge');
 });
 
 t.test('nothing relevant: no invented answer; with escalation off the agent says it does not know', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'NoAnswer' });
-  await importArticles(dir, w, ownArticles());
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'NoAnswer' });
+  await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w);
   const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
   t.equal(r.escalated, false);
@@ -124,8 +117,8 @@ t.test('nothing relevant: no invented answer; with escalation off the agent says
 });
 
 t.test('escalation when no grounded answer is found; later turns stay silent until re-assigned to ai', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Escalate' });
-  await importArticles(dir, w, ownArticles());
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Escalate' });
+  await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w, { escalation: { enabled: true } });
   const before = await credits(w.workspaceId);
   const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
@@ -148,7 +141,7 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
 });
 
 t.test('webhook events: agent.escalated carries the conversation, lead.captured the customer', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Hooks' });
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Hooks' });
   // Nothing listens there: the /events log records an event whether or not delivery succeeds.
   const endpoint = await w.api.post('/webhook_endpoints', { url: 'https://127.0.0.1:9/hooks', enabled_events: ['agent.escalated', 'lead.captured'] });
   t.equal(endpoint.status, 201);
@@ -171,8 +164,8 @@ t.test('webhook events: agent.escalated carries the conversation, lead.captured 
 });
 
 t.test('escalation by keyword (case and accents ignored, whole words) and after N replies', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Keywords' });
-  await importArticles(dir, w, ownArticles());
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Keywords' });
+  await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w, { escalation: { enabled: true, keywords: ['humain', 'real person'], after_replies: 2 } });
   const k = (await w.api.post('/agent/messages', { message: 'Je veux un HÚMAIN, pas un robot' })).body;
   t.strictSame([k.escalated, k.escalation_reason, k.credits_used, k.messages.length], [true, 'keyword', 0, 1]);
@@ -194,37 +187,37 @@ t.test('escalation by keyword (case and accents ignored, whole words) and after 
 });
 
 t.test('a human assignee holds the conversation: 200 with no reply and nothing charged', async (t) => {
-  await enableAgent(ws);
-  const c = (await ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
-  await ws.api.patch(`/conversations/${c}`, { assignee: 'user_42' });
-  const before = await credits(ws.workspaceId);
-  const r = await ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c });
+  await enableAgent(e2e.ws);
+  const c = (await e2e.ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
+  await e2e.ws.api.patch(`/conversations/${c}`, { assignee: 'user_42' });
+  const before = await credits(e2e.ws.workspaceId);
+  const r = await e2e.ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c });
   t.equal(r.status, 200);
   t.match(r.body, { messages: [], credits_used: 0, escalated: false, sources: [] });
-  t.equal(await credits(ws.workspaceId), before);
-  const last = (await ws.api.get(`/conversations/${c}/messages?limit=1`)).body.data[0];
+  t.equal(await credits(e2e.ws.workspaceId), before);
+  const last = (await e2e.ws.api.get(`/conversations/${c}/messages?limit=1`)).body.data[0];
   t.match(last, { sender_type: 'customer', content: REFUND_Q }, "the customer's message is still recorded");
 });
 
 t.test('abuse protection: the third identical message in a row gets no reply and costs nothing', async (t) => {
-  await enableAgent(ws);
-  const c = (await ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
-  t.equal((await ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c })).body.credits_used, 1);
-  const third = (await ws.api.post('/agent/messages', { message: `  ${REFUND_Q.toUpperCase()} `, conversation_id: c })).body;
+  await enableAgent(e2e.ws);
+  const c = (await e2e.ws.api.post('/agent/messages', { message: REFUND_Q })).body.conversation_id;
+  t.equal((await e2e.ws.api.post('/agent/messages', { message: REFUND_Q, conversation_id: c })).body.credits_used, 1);
+  const third = (await e2e.ws.api.post('/agent/messages', { message: `  ${REFUND_Q.toUpperCase()} `, conversation_id: c })).body;
   t.match(third, { messages: [], credits_used: 0 });
 });
 
 t.test('lead capture: an e-mail in a message creates and links the customer and records lead.captured', async (t) => {
-  await enableAgent(ws);
-  const r = (await ws.api.post('/agent/messages', { message: 'Please write to me at lead.person@example.org about my refund' })).body;
-  const conv = (await ws.api.get(`/conversations/${r.conversation_id}`)).body;
+  await enableAgent(e2e.ws);
+  const r = (await e2e.ws.api.post('/agent/messages', { message: 'Please write to me at lead.person@example.org about my refund' })).body;
+  const conv = (await e2e.ws.api.get(`/conversations/${r.conversation_id}`)).body;
   t.match(conv, { customer_id: /^cus_/, customer_email: 'lead.person@example.org' });
-  const customer = (await ws.api.get(`/customers/${conv.customer_id}`)).body;
+  const customer = (await e2e.ws.api.get(`/customers/${conv.customer_id}`)).body;
   t.match(customer, { email: 'lead.person@example.org', conversation_count: 1 });
-  const more = (await ws.api.post('/agent/messages', { message: 'or call me on +1 415 555 0134', conversation_id: conv.id })).body;
+  const more = (await e2e.ws.api.post('/agent/messages', { message: 'or call me on +1 415 555 0134', conversation_id: conv.id })).body;
   t.equal(more.conversation_id, conv.id);
-  t.equal((await ws.api.get(`/customers/${conv.customer_id}`)).body.phone, '+1 415 555 0134', 'the phone updates the same customer');
-  const leads = (await events(ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === conv.id);
+  t.equal((await e2e.ws.api.get(`/customers/${conv.customer_id}`)).body.phone, '+1 415 555 0134', 'the phone updates the same customer');
+  const leads = (await events(e2e.ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === conv.id);
   t.strictSame(
     leads.map((e) => e.data),
     [
@@ -235,8 +228,8 @@ t.test('lead capture: an e-mail in a message creates and links the customer and 
 });
 
 t.test('credits are exact under concurrency: 50 turns against 10 credits give 10 replies and a balance of 0', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Race', workspaceArgs: ['--credits', '10'] });
-  await importArticles(dir, w, ownArticles());
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Race', workspaceArgs: ['--credits', '10'] });
+  await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w);
   const replies = await Promise.all(Array.from({ length: 50 }, () => w.api.post('/agent/messages', { message: REFUND_Q })));
   const ok = replies.filter((r) => r.status === 200);
@@ -252,18 +245,18 @@ t.test('credits are exact under concurrency: 50 turns against 10 credits give 10
 });
 
 t.test('POST /agent/search: passages best first, top_k, never a draft or AI-disabled article, validated', async (t) => {
-  const r = await ws.api.post('/agent/search', { query: 'refunds' });
+  const r = await e2e.ws.api.post('/agent/search', { query: 'refunds' });
   t.equal(r.status, 200);
   t.match(r.body, { object: 'list', has_more: false, next_cursor: null });
   t.ok(r.body.data.length >= 1);
   t.strictSame(Object.keys(r.body.data[0]).sort(), ['filename', 'is_public', 'knowledge_base_id', 'object', 'text', 'type']);
   t.match(r.body.data[0], { object: 'knowledge_result', knowledge_base_id: kbId(1), filename: 'Refund policy', type: 'public_article', is_public: true });
   t.notOk(r.body.data.some((d: { knowledge_base_id: string }) => d.knowledge_base_id === kbId(4) || d.knowledge_base_id === kbId(5)));
-  t.equal((await ws.api.post('/agent/search', { query: 'business days', top_k: 1 })).body.data.length, 1);
-  expectError(t, await ws.api.post('/agent/search', { query: '' }), 400);
-  expectError(t, await ws.api.post('/agent/search', { query: 'x', top_k: 0 }), 400);
-  expectError(t, await ws.api.post('/agent/search', { query: 'x', top_k: 21 }), 400);
-  const articles = (await ws.api.get('/knowledge_base/articles?limit=100')).body.data;
+  t.equal((await e2e.ws.api.post('/agent/search', { query: 'business days', top_k: 1 })).body.data.length, 1);
+  expectError(t, await e2e.ws.api.post('/agent/search', { query: '' }), 400);
+  expectError(t, await e2e.ws.api.post('/agent/search', { query: 'x', top_k: 0 }), 400);
+  expectError(t, await e2e.ws.api.post('/agent/search', { query: 'x', top_k: 21 }), 400);
+  const articles = (await e2e.ws.api.get('/knowledge_base/articles?limit=100')).body.data;
   const indexed = Object.fromEntries(articles.map((a: { id: string; indexed: boolean }) => [a.id, a.indexed]));
   t.strictSame(
     [1, 2, 3, 4, 5].map((n) => indexed[kbId(n)]),
@@ -273,47 +266,49 @@ t.test('POST /agent/search: passages best first, top_k, never a draft or AI-disa
 });
 
 t.test('knowledge is per workspace; unpublishing removes an article from search', async (t) => {
-  const w = await tenant(svc.baseUrl, dir, { name: 'Isolated' });
+  const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Isolated' });
   t.strictSame((await w.api.post('/agent/search', { query: 'refund policy' })).body.data, [], "another workspace's passages are never seen");
-  await importArticles(dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.' }]);
+  await importArticles(e2e.dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.' }]);
   t.equal((await w.api.post('/agent/search', { query: 'gift cards' })).body.data[0].knowledge_base_id, kbId(11));
   t.notOk(
-    ((await ws.api.post('/agent/search', { query: 'gift cards' })).body.data as { knowledge_base_id: string }[]).some((d) => d.knowledge_base_id === kbId(11)),
+    ((await e2e.ws.api.post('/agent/search', { query: 'gift cards' })).body.data as { knowledge_base_id: string }[]).some(
+      (d) => d.knowledge_base_id === kbId(11),
+    ),
     "nor the other way: the first workspace's search never returns the new one's article",
   );
-  await importArticles(dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.', status: 'draft' }]);
+  await importArticles(e2e.dir, w, [{ id: kbId(11), title: 'Gift cards', content: 'Gift cards never expire and can be used on any order.', status: 'draft' }]);
   t.strictSame((await w.api.post('/agent/search', { query: 'gift cards' })).body.data, [], 'unpublished: gone from search');
   t.equal((await w.api.get(`/knowledge_base/articles/${kbId(11)}`)).body.indexed, false);
 });
 
 t.test('scopes: chat_only keys chat and search but cannot configure', async (t) => {
-  const chat = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'chat_only']);
+  const chat = await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId, ['--access', 'chat_only']);
   expectError(t, await chat.api.patch('/agent', { name: 'x' }), 403, 'insufficient_scope');
   t.equal((await chat.api.get('/agent')).status, 200);
   t.equal((await chat.api.post('/agent/search', { query: 'refund' })).status, 200);
-  const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
+  const readOnly = await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId, ['--access', 'read_only']);
   const r = await readOnly.api.post('/agent/messages', { message: 'hi' });
   expectError(t, r, 403, 'insufficient_scope');
   t.strictSame(r.body.error.details, { required: ['agent:chat'] });
 });
 
 t.test('the chat rate tier applies to POST /agent/messages', async (t) => {
-  const r = await ws.api.post('/agent/messages', { message: REFUND_Q });
+  const r = await e2e.ws.api.post('/agent/messages', { message: REFUND_Q });
   t.equal(r.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier: 20 per key per minute (× RATE_LIMIT_SCALE 100 in tests)');
-  t.equal((await ws.api.post('/agent/search', { query: 'refund' })).headers.get('ratelimit-limit'), String(60 * 100), 'search is a write-tier POST');
+  t.equal((await e2e.ws.api.post('/agent/search', { query: 'refund' })).headers.get('ratelimit-limit'), String(60 * 100), 'search is a write-tier POST');
 });
 
 t.test('a restart keeps the balance and rebuilds the index from the log', async (t) => {
-  const balance = await credits(ws.workspaceId);
-  const indexedEvents = async () => (await events(ws.workspaceId)).filter((e) => e.type === 'knowledge_base_article.indexed').length;
+  const balance = await credits(e2e.ws.workspaceId);
+  const indexedEvents = async () => (await events(e2e.ws.workspaceId)).filter((e) => e.type === 'knowledge_base_article.indexed').length;
   const flagsBefore = await indexedEvents();
-  await svc.stop();
-  svc = await startService(dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  ws = { ...ws, api: (await keyFor(svc.baseUrl, dir, ws.workspaceId)).api };
-  t.equal(await credits(ws.workspaceId), balance);
-  t.equal((await ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');
+  await e2e.svc.stop();
+  e2e.svc = await startService(e2e.dir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  e2e.ws = { ...e2e.ws, api: (await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId)).api };
+  t.equal(await credits(e2e.ws.workspaceId), balance);
+  t.equal((await e2e.ws.api.post('/agent/search', { query: 'refunds' })).body.data[0]?.knowledge_base_id, kbId(1), 'searchable right after the start');
   t.ok(
-    svc.output.some((l) => /knowledge index ready/.test(l)),
+    e2e.svc.output.some((l) => /knowledge index ready/.test(l)),
     'the start-up log says the index was rebuilt',
   );
   t.equal(await indexedEvents(), flagsBefore, 'the rebuild records no `indexed` flag again');

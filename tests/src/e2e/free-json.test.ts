@@ -6,8 +6,8 @@ import type { Reply } from '../support/client';
 import { expectError } from '../support/expect';
 import { atLimits, beyondLimits, goodObject, withOneViolation } from '../support/free-json-arb';
 import { checkProperty, expectSame, propertySeed } from '../support/property';
-import { removeDir, Service, startService, tempDir } from '../support/service';
 import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 /**
  * No request can stop the platform: free-form JSON beyond the limits every read store holds
@@ -17,21 +17,13 @@ import { Tenant, tenant } from '../support/workspace';
 const seed = propertySeed();
 t.comment(`fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
 
-let svc: Service;
-let ws: Tenant;
 let other: Tenant;
 let conversationId: string;
-const dir = tempDir();
+const e2e = serviceFixture();
 t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir);
-  other = await tenant(svc.baseUrl, dir, { name: 'Other' });
-  await enableAgent(ws);
-  conversationId = (await ws.api.post('/conversations', {})).body.id;
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  other = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Other' });
+  await enableAgent(e2e.ws);
+  conversationId = (await e2e.ws.api.post('/conversations', {})).body.id;
 });
 
 let n = 0;
@@ -41,23 +33,23 @@ const ROUTES: { name: string; field: string; write(value: unknown): Promise<Repl
     name: 'POST /customers metadata',
     field: 'metadata',
     write: async (metadata) => {
-      const r = await ws.api.post('/customers', { external_id: `fj-${++n}`, metadata });
-      return { ...r, stored: async () => (await ws.api.get(`/customers/${r.body.id}`)).body.metadata };
+      const r = await e2e.ws.api.post('/customers', { external_id: `fj-${++n}`, metadata });
+      return { ...r, stored: async () => (await e2e.ws.api.get(`/customers/${r.body.id}`)).body.metadata };
     },
   },
   {
     name: 'POST /conversations metadata',
     field: 'metadata',
     write: async (metadata) => {
-      const r = await ws.api.post('/conversations', { metadata, customer: { external_id: `fjc-${++n}` } });
-      return { ...r, stored: async () => (await ws.api.get(`/conversations/${r.body.id}`)).body.metadata };
+      const r = await e2e.ws.api.post('/conversations', { metadata, customer: { external_id: `fjc-${++n}` } });
+      return { ...r, stored: async () => (await e2e.ws.api.get(`/conversations/${r.body.id}`)).body.metadata };
     },
   },
   {
     name: 'POST /conversations/{id}/messages channel_metadata',
     field: 'channel_metadata',
     write: async (channel_metadata) => {
-      const r = await ws.api.post(`/conversations/${conversationId}/messages`, { content: 'hi', channel_metadata });
+      const r = await e2e.ws.api.post(`/conversations/${conversationId}/messages`, { content: 'hi', channel_metadata });
       // The message resource does not show channel_metadata: the message read back is the proof its event was applied.
       return { ...r, stored: async () => ((await messageOf(conversationId, r.body.id))?.id === r.body.id ? channel_metadata : 'not in the read model') };
     },
@@ -66,7 +58,7 @@ const ROUTES: { name: string; field: string; write(value: unknown): Promise<Repl
     name: 'POST /conversations/{id}/messages attachments',
     field: 'attachments.0',
     write: async (value) => {
-      const r = await ws.api.post(`/conversations/${conversationId}/messages`, { content: 'file', attachments: [value] });
+      const r = await e2e.ws.api.post(`/conversations/${conversationId}/messages`, { content: 'file', attachments: [value] });
       return { ...r, stored: async () => (await messageOf(conversationId, r.body.id))?.attachments[0] };
     },
   },
@@ -74,11 +66,11 @@ const ROUTES: { name: string; field: string; write(value: unknown): Promise<Repl
     name: 'POST /agent/messages attachments',
     field: 'attachments.0',
     write: async (value) => {
-      const r = await ws.api.post('/agent/messages', { message: 'Hello there', attachments: [value] });
+      const r = await e2e.ws.api.post('/agent/messages', { message: 'Hello there', attachments: [value] });
       return {
         ...r,
         stored: async () => {
-          const page = await ws.api.get(`/conversations/${r.body.conversation_id}/messages?limit=100`);
+          const page = await e2e.ws.api.get(`/conversations/${r.body.conversation_id}/messages?limit=100`);
           return page.body.data.find((m: any) => m.sender_type === 'customer')?.attachments[0];
         },
       };
@@ -87,21 +79,21 @@ const ROUTES: { name: string; field: string; write(value: unknown): Promise<Repl
 ];
 
 const messageOf = async (conversation: string, id: string) =>
-  (await ws.api.get(`/conversations/${conversation}/messages?limit=100`)).body.data.find((m: any) => m.id === id);
+  (await e2e.ws.api.get(`/conversations/${conversation}/messages?limit=100`)).body.data.find((m: any) => m.id === id);
 
 const succeeded = (status: number) => status === 200 || status === 201;
 
 t.test('the reproduction: metadata nested 999 levels is a 400, and every workspace keeps writing', async (t) => {
   let deep: unknown = 1;
   for (let i = 0; i < 999; i++) deep = [deep];
-  const r = await ws.api.post('/customers', { email: 'x@e.com', metadata: { a: deep } });
+  const r = await e2e.ws.api.post('/customers', { email: 'x@e.com', metadata: { a: deep } });
   expectError(t, r, 400);
   t.match(r.body.error.message, /^Invalid body: metadata\.a\.0 must not be an array directly inside an array/);
   const tenThousand = `{"email":"x@e.com","metadata":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
-  const r2 = await ws.api.post('/customers', tenThousand);
+  const r2 = await e2e.ws.api.post('/customers', tenThousand);
   expectError(t, r2, 400);
   t.match(r2.body.error.message, /deeper than 20 levels/);
-  for (const tenant of [ws, other]) {
+  for (const tenant of [e2e.ws, other]) {
     const created = await tenant.api.post('/customers', { email: 'y@e.com' });
     t.equal(created.status, 201, 'a later write answers 201');
     t.equal((await tenant.api.get(`/customers/${created.body.id}`)).body.email, 'y@e.com');

@@ -1,31 +1,24 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { FILE, GIVEN, ids, importer, visible } from '../support/import-fixture';
-import { admin, removeDir, Service, startService, tempDir } from '../support/service';
+import { admin } from '../support/service';
 import { until } from '../support/wait';
 import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
 // The operator's `import` of read-only resources (spec 4.7): what it writes, what it refuses.
 
-let svc: Service;
-let ws: Tenant;
 let other: Tenant;
-const dir = tempDir();
-const { importRaw, importJson, events } = importer(dir);
+const e2e = serviceFixture({ tenant: { name: 'Readonly' } });
+const { importRaw, importJson, events } = importer(e2e.dir);
 t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir, { name: 'Readonly' });
-  other = await tenant(svc.baseUrl, dir, { name: 'Other' });
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  other = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Other' });
 });
 
 t.test('import: all four kinds; given ids, numbers and created_at kept, the rest generated', async (t) => {
   // The CLI's clock is this machine's: "the time of the import" lies between these two.
   const importStarted = new Date().toISOString();
-  const report = await importJson(ws.workspaceId, FILE);
+  const report = await importJson(e2e.ws.workspaceId, FILE);
   const importEnded = new Date().toISOString();
   t.strictSame(Object.keys(report), ['tickets', 'knowledge_base_articles', 'canned_responses', 'channels'], 'per kind given, in file order');
   t.equal(report.tickets.count, 3);
@@ -34,9 +27,9 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
   t.match(report.knowledge_base_articles, { count: 2, ids: [GIVEN.article, /^kb_[0-9A-Z]{26}$/] });
   t.match(report.canned_responses, { count: 2, ids: [/^cr_[0-9A-Z]{26}$/, GIVEN.canned] });
   t.match(report.channels, { count: 2, ids: [/^ch_[0-9A-Z]{26}$/, GIVEN.channel] });
-  await visible(ws, `/channels`, (b) => b.data.length === 2);
+  await visible(e2e.ws, `/channels`, (b) => b.data.length === 2);
 
-  const given = await ws.api.get(`/tickets/${GIVEN.ticket}`);
+  const given = await e2e.ws.api.get(`/tickets/${GIVEN.ticket}`);
   t.equal(given.status, 200);
   t.strictSame(
     Object.keys(given.body).sort(),
@@ -95,7 +88,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
     closed_at: null,
     created_at: '2025-06-01T08:00:00.000Z',
   });
-  const [, second, third] = await Promise.all(report.tickets.ids.map((id) => ws.api.get(`/tickets/${id}`).then((r) => r.body)));
+  const [, second, third] = await Promise.all(report.tickets.ids.map((id) => e2e.ws.api.get(`/tickets/${id}`).then((r) => r.body)));
   t.match(
     second,
     { number: 501, status: 'open', priority: 'normal', type: 'question', tags: [], description: null, customer_id: 'cus_beta' },
@@ -105,7 +98,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
   t.ok(importStarted <= second.created_at && second.created_at <= importEnded, `a missing created_at is the time of the import (${second.created_at})`);
   t.equal(second.created_at, second.updated_at, 'exactly the time of its event');
 
-  t.match((await ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body, {
+  t.match((await e2e.ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body, {
     object: 'knowledge_base_article',
     id: GIVEN.article,
     title: 'Reset your password',
@@ -122,12 +115,12 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
     created_at: '2024-01-01T00:00:00.000Z',
     updated_at: String,
   });
-  t.match((await ws.api.get(`/knowledge_base/articles/${report.knowledge_base_articles.ids[1]}`)).body, {
+  t.match((await e2e.ws.api.get(`/knowledge_base/articles/${report.knowledge_base_articles.ids[1]}`)).body, {
     status: 'draft',
     type: 'internal_article',
     is_public: false,
   });
-  t.strictSame(Object.keys((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(), [
+  t.strictSame(Object.keys((await e2e.ws.api.get(`/canned_responses/${GIVEN.canned}`)).body).sort(), [
     'add_tags',
     'content',
     'created_at',
@@ -141,7 +134,7 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
     'usage_count',
     'visibility',
   ]);
-  t.match((await ws.api.get(`/canned_responses/${GIVEN.canned}`)).body, {
+  t.match((await e2e.ws.api.get(`/canned_responses/${GIVEN.canned}`)).body, {
     object: 'canned_response',
     id: GIVEN.canned,
     name: 'Goodbye',
@@ -156,9 +149,9 @@ t.test('import: all four kinds; given ids, numbers and created_at kept, the rest
 });
 
 t.test('ticket numbers continue per workspace; another workspace starts at 1', async (t) => {
-  const next = await importJson(ws.workspaceId, { tickets: [{ subject: 'Later one' }] });
-  await visible(ws, `/tickets/${next.tickets.ids[0]}`);
-  t.equal((await ws.api.get(`/tickets/${next.tickets.ids[0]}`)).body.number, 503);
+  const next = await importJson(e2e.ws.workspaceId, { tickets: [{ subject: 'Later one' }] });
+  await visible(e2e.ws, `/tickets/${next.tickets.ids[0]}`);
+  t.equal((await e2e.ws.api.get(`/tickets/${next.tickets.ids[0]}`)).body.number, 503);
   const theirs = await importJson(other.workspaceId, { tickets: [{ subject: 'First elsewhere' }, { subject: 'Second elsewhere' }] });
   await visible(other, `/tickets/${theirs.tickets.ids[1]}`);
   t.strictSame(await Promise.all(theirs.tickets.ids.map(async (id) => (await other.api.get(`/tickets/${id}`)).body.number)), [1, 2]);
@@ -179,9 +172,9 @@ t.test('concurrent imports never hand out the same ticket number', async (t) => 
 });
 
 t.test('re-import updates: changed fields visible; ticket.updated + ticket.resolved recorded; unchanged items record nothing', async (t) => {
-  const before = (await events(ws.workspaceId)).length;
+  const before = (await events(e2e.ws.workspaceId)).length;
   const importStarted = new Date().toISOString();
-  const again = await importJson(ws.workspaceId, {
+  const again = await importJson(e2e.ws.workspaceId, {
     tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', priority: 'low', summary: 'New client config' }],
     knowledge_base_articles: [{ ...FILE.knowledge_base_articles[0], content: 'Use the new link.' }],
     channels: [
@@ -193,8 +186,8 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   t.strictSame(Object.keys(again), ['tickets', 'knowledge_base_articles', 'channels', 'canned_responses'], 'kinds in file order');
   t.strictSame(again.tickets, { count: 1, ids: [GIVEN.ticket] }, 'updated items are reported too');
   t.strictSame(again.canned_responses, { count: 1, ids: [GIVEN.canned] });
-  await visible(ws, `/channels`, (b) => b.data.some((c: { status: string }) => c.status === 'error'));
-  const ticket = (await ws.api.get(`/tickets/${GIVEN.ticket}`)).body;
+  await visible(e2e.ws, `/channels`, (b) => b.data.some((c: { status: string }) => c.status === 'error'));
+  const ticket = (await e2e.ws.api.get(`/tickets/${GIVEN.ticket}`)).body;
   t.match(
     ticket,
     { status: 'resolved', priority: 'low', summary: 'New client config', number: 500, customer_id: 'cus_alpha', created_at: '2025-06-01T08:00:00.000Z' },
@@ -203,12 +196,12 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   t.ok(importStarted <= ticket.resolved_at && ticket.resolved_at <= importEnded, `resolved_at is the time of the import (${ticket.resolved_at})`);
   t.equal(ticket.resolved_at, ticket.updated_at, 'the time of the events');
   t.ok(ticket.updated_at > ticket.created_at);
-  t.strictSame(ids((await ws.api.get('/tickets?status=resolved')).body), [GIVEN.ticket], 'the filter follows the update');
-  t.strictSame(ids((await ws.api.get('/tickets?status=pending')).body), []);
-  t.equal((await ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body.content, 'Use the new link.');
-  t.match((await ws.api.get('/channels')).body.data[1], { id: GIVEN.channel, status: 'error', last_error_message: 'auth failed', conversation_count: 0 });
+  t.strictSame(ids((await e2e.ws.api.get('/tickets?status=resolved')).body), [GIVEN.ticket], 'the filter follows the update');
+  t.strictSame(ids((await e2e.ws.api.get('/tickets?status=pending')).body), []);
+  t.equal((await e2e.ws.api.get(`/knowledge_base/articles/${GIVEN.article}`)).body.content, 'Use the new link.');
+  t.match((await e2e.ws.api.get('/channels')).body.data[1], { id: GIVEN.channel, status: 'error', last_error_message: 'auth failed', conversation_count: 0 });
 
-  const after = await events(ws.workspaceId);
+  const after = await events(e2e.ws.workspaceId);
   const added = after.slice(before).map((e) => e.type);
   t.strictSame(
     added,
@@ -221,20 +214,20 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
   });
   t.strictSame(after.slice(before)[1].data, { id: GIVEN.ticket, resolved_at: ticket.resolved_at });
 
-  const resolvedAgain = await importJson(ws.workspaceId, {
+  const resolvedAgain = await importJson(e2e.ws.workspaceId, {
     tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', description: 'Edited' }],
   });
   t.equal(resolvedAgain.tickets.count, 1);
   t.strictSame(
-    (await events(ws.workspaceId)).slice(after.length).map((e) => e.type),
+    (await events(e2e.ws.workspaceId)).slice(after.length).map((e) => e.type),
     ['ticket.updated'],
     'no second ticket.resolved when already resolved',
   );
 });
 
 t.test('an invalid file is refused as a whole: non-zero exit, the field named, nothing written', async (t) => {
-  const before = (await events(ws.workspaceId)).length;
-  const r = await importRaw(ws.workspaceId, {
+  const before = (await events(e2e.ws.workspaceId)).length;
+  const r = await importRaw(e2e.ws.workspaceId, {
     tickets: [{ subject: 'Should never appear' }, { subject: 'Bad', status: 'done' }],
     channels: [
       { type: 'sms', name: 'Text' },
@@ -266,33 +259,33 @@ t.test('an invalid file is refused as a whole: non-zero exit, the field named, n
     { tikets: [] },
     [],
   ]) {
-    const bad = await importRaw(ws.workspaceId, content);
+    const bad = await importRaw(e2e.ws.workspaceId, content);
     t.not(bad.code, 0, `${JSON.stringify(content)} is refused`);
     t.match(bad.stderr, /^error: import refused/);
   }
   t.match(
-    (await importRaw(ws.workspaceId, { tikets: [] })).stderr,
+    (await importRaw(e2e.ws.workspaceId, { tikets: [] })).stderr,
     /tikets is not a known field.*tickets, knowledge_base_articles, canned_responses, channels/,
   );
-  const notJson = await importRaw(ws.workspaceId, '{"tickets": [');
+  const notJson = await importRaw(e2e.ws.workspaceId, '{"tickets": [');
   t.not(notJson.code, 0);
   t.match(notJson.stderr, /not valid JSON/);
-  const missing = await admin(dir, 'import', '--workspace', ws.workspaceId, '--file', join(dir, 'no-such-file.json'), '--json');
+  const missing = await admin(e2e.dir, 'import', '--workspace', e2e.ws.workspaceId, '--file', join(e2e.dir, 'no-such-file.json'), '--json');
   t.not(missing.code, 0);
   t.match(missing.stderr, /cannot read .*no-such-file\.json/);
   const unknownWs = await importRaw('ws_01J00000000000000000000000', { tickets: [{ subject: 'x' }] });
   t.not(unknownWs.code, 0);
   t.match(unknownWs.stderr, /workspace .* not found/);
-  const usage = await admin(dir, 'import', '--workspace', ws.workspaceId);
+  const usage = await admin(e2e.dir, 'import', '--workspace', e2e.ws.workspaceId);
   t.equal(usage.code, 2, 'a missing --file is a usage error');
 
-  t.equal((await events(ws.workspaceId)).length, before, 'no event was appended');
-  t.notOk((await ws.api.get('/tickets?limit=100')).text.includes('Should never appear'));
+  t.equal((await events(e2e.ws.workspaceId)).length, before, 'no event was appended');
+  t.notOk((await e2e.ws.api.get('/tickets?limit=100')).text.includes('Should never appear'));
 });
 
 t.test("another workspace's ids cannot be imported over", async (t) => {
   const r = await importRaw(other.workspaceId, { tickets: [{ id: GIVEN.ticket, subject: 'Hijacked' }] });
   t.not(r.code, 0);
   t.match(r.stderr, /tickets\[0\]\.id tkt_\w+ belongs to another workspace/);
-  t.equal((await ws.api.get(`/tickets/${GIVEN.ticket}`)).body.subject, 'VPN drops every hour');
+  t.equal((await e2e.ws.api.get(`/tickets/${GIVEN.ticket}`)).body.subject, 'VPN drops every hour');
 });

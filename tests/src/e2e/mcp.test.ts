@@ -2,37 +2,30 @@ import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { enableAgent, importArticles, kbId } from '../support/agent';
-import { adminJson, removeDir, Service, startService, tempDir } from '../support/service';
-import { keyFor, Tenant, tenant } from '../support/workspace';
+import { adminJson } from '../support/service';
+import { keyFor, tenant } from '../support/workspace';
 import { client as httpClient } from '../support/client';
+import { serviceFixture } from '../support/fixture';
 
 // POST /mcp with the MCP SDK's own client over HTTP: tools, scopes, credits, isolation.
 
-let svc: Service;
-let ws: Tenant;
-const dir = tempDir();
+const e2e = serviceFixture({ tenant: { name: 'Mcp' } });
 const ARTICLE = { id: kbId(21), title: 'Refund policy', content: 'We refund any order within 30 days of delivery, to the original payment method.' };
 
 t.before(async () => {
-  svc = await startService(dir);
-  ws = await tenant(svc.baseUrl, dir, { name: 'Mcp' });
-  await importArticles(dir, ws, [ARTICLE]);
-  await enableAgent(ws, { deployed_channels: { mcp: true } });
-});
-t.teardown(async () => {
-  await svc.stop();
-  removeDir(dir);
+  await importArticles(e2e.dir, e2e.ws, [ARTICLE]);
+  await enableAgent(e2e.ws, { deployed_channels: { mcp: true } });
 });
 
 const connect = async (key: string) => {
   const mcp = new Client({ name: 'test-client', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${e2e.svc.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
   return mcp;
 };
 const json = (result: any) => JSON.parse(result.content[0].text);
 
 t.test('the tools are listed, described for an LLM client: arguments, bounds, output, read-only hints, instructions', async (t) => {
-  const mcp = await connect(ws.key);
+  const mcp = await connect(e2e.ws.key);
   const { tools } = await mcp.listTools();
   t.strictSame(tools.map((tool) => tool.name).sort(), ['get_conversation', 'list_conversations', 'search_knowledge', 'send_message']);
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -55,8 +48,8 @@ t.test('the tools are listed, described for an LLM client: arguments, bounds, ou
 });
 
 t.test('deployed_channels.mcp false switches the MCP server off', async (t) => {
-  const off = await tenant(svc.baseUrl, dir, { name: 'Mcp off' });
-  await importArticles(dir, off, [{ ...ARTICLE, id: kbId(22) }]);
+  const off = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Mcp off' });
+  await importArticles(e2e.dir, off, [{ ...ARTICLE, id: kbId(22) }]);
   await enableAgent(off);
   const mcp = await connect(off.key);
   const refused = await mcp.callTool({ name: 'send_message', arguments: { message: 'How many days do I have for a refund?' } });
@@ -69,14 +62,14 @@ t.test('deployed_channels.mcp false switches the MCP server off', async (t) => {
 });
 
 t.test('send_message is one agent turn with the same rules and credits; the conversation tools read it back', async (t) => {
-  const mcp = await connect(ws.key);
-  const before = (await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', ws.workspaceId)).credits;
+  const mcp = await connect(e2e.ws.key);
+  const before = (await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', e2e.ws.workspaceId)).credits;
   const sent = await mcp.callTool({ name: 'send_message', arguments: { message: 'How many days do I have for a refund?' } });
   t.notOk(sent.isError);
   const turn = json(sent);
   t.match(turn, { object: 'agent_response', conversation_id: /^conv_/, credits_used: 1, sources: ['Refund policy'], escalated: false });
   t.strictSame(sent.structuredContent, turn, 'also as structured content');
-  t.equal((await adminJson<{ credits: number }>(dir, 'workspace', 'get', '--id', ws.workspaceId)).credits, before - 1);
+  t.equal((await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', e2e.ws.workspaceId)).credits, before - 1);
 
   const got = json(await mcp.callTool({ name: 'get_conversation', arguments: { conversation_id: turn.conversation_id } }));
   t.match(got, { object: 'conversation', id: turn.conversation_id, channel: 'api', message_count: 1 + turn.messages.length });
@@ -96,14 +89,14 @@ t.test('send_message is one agent turn with the same rules and credits; the conv
 });
 
 t.test('a tool the key may not use is refused as a tool error naming the scope', async (t) => {
-  const chat = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'chat_only']);
+  const chat = await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId, ['--access', 'chat_only']);
   const mcp = await connect(chat.key);
   const refused = await mcp.callTool({ name: 'list_conversations', arguments: {} });
   t.equal(refused.isError, true);
   t.match((refused.content as { text: string }[])[0].text, /conversations:read/);
   t.notOk((await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).isError, 'agent:read is allowed');
   await mcp.close();
-  const readOnly = await keyFor(svc.baseUrl, dir, ws.workspaceId, ['--access', 'read_only']);
+  const readOnly = await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId, ['--access', 'read_only']);
   const ro = await connect(readOnly.key);
   const noChat = await ro.callTool({ name: 'send_message', arguments: { message: 'hi' } });
   t.equal(noChat.isError, true);
@@ -112,7 +105,7 @@ t.test('a tool the key may not use is refused as a tool error naming the scope',
 });
 
 t.test('another workspace sees none of this one through MCP', async (t) => {
-  const other = await tenant(svc.baseUrl, dir, { name: 'Other' });
+  const other = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Other' });
   await enableAgent(other, { deployed_channels: { mcp: true } });
   const mcp = await connect(other.key);
   t.strictSame(json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund' } })).data, []);
@@ -121,7 +114,7 @@ t.test('another workspace sees none of this one through MCP', async (t) => {
 });
 
 t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests', async (t) => {
-  const anon = httpClient(svc.baseUrl);
+  const anon = httpClient(e2e.svc.baseUrl);
   const init = {
     jsonrpc: '2.0',
     id: 1,
@@ -131,14 +124,14 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
   const unauth = await anon.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
   t.equal(unauth.status, 401);
   t.equal(unauth.body.success, false);
-  const raw = await ws.api.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
+  const raw = await e2e.ws.api.post('/mcp', init, { Accept: 'application/json, text/event-stream' });
   t.equal(raw.status, 200);
   t.equal(raw.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier');
   t.match(raw.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'support-platform' } } });
   // Many clients at once: each request gets its own server, so ids never mix.
   const calls = await Promise.all(
     Array.from({ length: 8 }, async (_, i) => {
-      const mcp = await connect(ws.key);
+      const mcp = await connect(e2e.ws.key);
       const r = json(await mcp.callTool({ name: 'search_knowledge', arguments: { query: 'refund', top_k: (i % 3) + 1 } }));
       await mcp.close();
       return r.data.length;
@@ -151,7 +144,7 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
 });
 
 t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC errors from the transport', async (t) => {
-  const doc = (await httpClient(svc.baseUrl).get('/openapi.json')).body;
+  const doc = (await httpClient(e2e.svc.baseUrl).get('/openapi.json')).body;
   const op = doc.paths['/mcp'].post;
   const accept = op.parameters.find((p: { name: string }) => p.name === 'Accept');
   t.match(accept, { in: 'header', required: true, schema: { pattern: 'application/json.*text/event-stream|text/event-stream.*application/json' } });
@@ -178,23 +171,23 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
   t.match(op.responses['406'].content['application/json'].schema, { required: ['jsonrpc', 'error', 'id'] });
 
   const both = { Accept: 'application/json, text/event-stream' };
-  const noMethod = await ws.api.post('/mcp', { jsonrpc: '2.0' }, both);
+  const noMethod = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0' }, both);
   t.equal(noMethod.status, 400, 'a message without method, result or error is not JSON-RPC');
   t.strictSame(noMethod.body, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
-  const jsonOnly = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { Accept: 'application/json' });
+  const jsonOnly = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { Accept: 'application/json' });
   t.equal(jsonOnly.status, 406);
   t.strictSame(jsonOnly.body, {
     jsonrpc: '2.0',
     error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' },
     id: null,
   });
-  const unknown = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 'a', method: 'no/such/method' }, both);
+  const unknown = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', id: 'a', method: 'no/such/method' }, both);
   t.equal(unknown.status, 200, 'an unknown method is a JSON-RPC error in a 200');
   t.strictSame(unknown.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found' } });
-  const notification = await ws.api.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, both);
+  const notification = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, both);
   t.equal(notification.status, 202);
   t.equal(notification.text, '');
-  const batch = await ws.api.post(
+  const batch = await e2e.ws.api.post(
     '/mcp',
     [
       { jsonrpc: '2.0', id: 1, method: 'ping' },
@@ -210,7 +203,7 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
     ],
     'a batch is answered by an array',
   );
-  const version = await ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...both, 'Mcp-Protocol-Version': '1999-01-01' });
+  const version = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...both, 'Mcp-Protocol-Version': '1999-01-01' });
   t.equal(version.status, 400);
   t.match(version.body, { jsonrpc: '2.0', error: { code: -32000, message: /Unsupported protocol version/ }, id: null });
   t.ok(op.parameters.find((p: { name: string }) => p.name === 'Mcp-Protocol-Version').schema.enum.includes('2025-06-18'));

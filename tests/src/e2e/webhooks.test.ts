@@ -4,22 +4,21 @@ import t from 'tap';
 import { verifyWebhook } from '@support/webhooks';
 import { expectError } from '../support/expect';
 import { Receiver, settledDeliveries, webhookEnv } from '../support/receiver';
-import { admin, removeDir, Service, startService, tempDir } from '../support/service';
+import { admin } from '../support/service';
 import { until } from '../support/wait';
 import { Tenant, tenant } from '../support/workspace';
+import { serviceFixture } from '../support/fixture';
 
-let svc: Service;
 let receiver: Receiver;
-const dir = tempDir();
-t.before(async () => {
-  receiver = await Receiver.start();
-  svc = await startService(dir, webhookEnv(receiver));
+// The receiver starts first: the service is told where it is.
+const e2e = serviceFixture({
+  tenant: false,
+  env: async () => {
+    receiver = await Receiver.start();
+    return webhookEnv(receiver);
+  },
 });
-t.teardown(async () => {
-  await svc.stop();
-  await receiver.close();
-  removeDir(dir);
-});
+t.teardown(() => receiver.close());
 
 const endpoint = async (ws: Tenant, path: string, enabled_events: string[] = ['*']) => {
   const r = await ws.api.post('/webhook_endpoints', { url: receiver.url(path), enabled_events, description: `to ${path}` });
@@ -28,7 +27,7 @@ const endpoint = async (ws: Tenant, path: string, enabled_events: string[] = ['*
 };
 
 t.test('endpoint CRUD: secret only on create and roll, validation, delete', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const created = await ws.api.post('/webhook_endpoints', { url: receiver.url('/crud'), enabled_events: ['conversation.created', 'message.created'] });
   t.equal(created.status, 201);
   t.match(created.body, {
@@ -67,7 +66,7 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   ])
     expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
   expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
-  const replay = await admin(dir, 'events', 'replay', '--workspace', ws.workspaceId);
+  const replay = await admin(e2e.dir, 'events', 'replay', '--workspace', ws.workspaceId);
   t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
   t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
   t.strictSame((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
@@ -84,14 +83,14 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   ] as const) {
     expectError(t, await ws.api.call(method, path, method === 'PATCH' ? { description: 'x' } : undefined), 404, 'not_found', `${method} ${path}`);
   }
-  const other = await tenant(svc.baseUrl, dir);
+  const other = await tenant(e2e.svc.baseUrl, e2e.dir);
   const mine = await endpoint(ws, '/crud2');
   expectError(t, await other.api.get(`/webhook_endpoints/${mine.id}`), 404, 'not_found');
   expectError(t, await other.api.post(`/webhook_endpoints/${mine.id}/roll_secret`), 404, 'not_found');
 });
 
 t.test('the document states the url and enabled_events rules the service enforces, both ways', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const doc = (await ws.api.get('/openapi.json')).body;
   const create = doc.paths['/webhook_endpoints'].post.requestBody.content['application/json'].schema;
   t.strictSame(
@@ -134,7 +133,7 @@ t.test('the document states the url and enabled_events rules the service enforce
 });
 
 t.test('at most 16 endpoints per workspace: the 17th is a 409 conflict until one is deleted', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const ids: string[] = [];
   for (let i = 0; i < 16; i++) ids.push((await endpoint(ws, `/many/${i}`)).id);
   const refused = await ws.api.post('/webhook_endpoints', { url: receiver.url('/many/16'), enabled_events: ['*'] });
@@ -146,7 +145,7 @@ t.test('at most 16 endpoints per workspace: the 17th is a 409 conflict until one
 });
 
 t.test('a delivery: envelope, every header, signature over the exact bytes', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const ep = await endpoint(ws, '/signed', ['conversation.created']);
   const conversation = (await ws.api.post('/conversations', { metadata: { ref: 'x' } })).body;
   const [hit] = await receiver.waitFor('/signed', 1);
@@ -189,7 +188,7 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
 });
 
 t.test('subscriptions filter by type; message.created data is the message resource; the events log keeps only subscribed types', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const messagesOnly = await endpoint(ws, '/only-messages', ['message.created']);
   await ws.api.post('/customers', { email: 'nobody-listens@example.com' });
   const c = (await ws.api.post('/conversations')).body;
@@ -220,7 +219,7 @@ t.test('subscriptions filter by type; message.created data is the message resour
 });
 
 t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After honoured', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   let calls = 0;
   // The third attempt is held open until the second's booking has been read.
   let release = () => {};
@@ -261,7 +260,7 @@ t.test('retries with backoff until a 2xx; every attempt recorded; Retry-After ho
 });
 
 t.test('15 consecutive failures disable the endpoint and mail the workspace; re-enabling clears the counter', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir, { workspaceArgs: ['--email', 'ops@example.com'] });
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { workspaceArgs: ['--email', 'ops@example.com'] });
   receiver.reply = (r) => (r.path === '/down' ? { status: 503, body: 'maintenance' } : { status: 200 });
   t.teardown(() => {
     receiver.reply = () => ({ status: 200, body: 'ok' });
@@ -271,7 +270,7 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body.status === 'disabled', 15_000);
   const disabled = (await ws.api.get(`/webhook_endpoints/${ep.id}`)).body;
   t.match(disabled, { status: 'disabled', consecutive_failures: 15, disabled_at: String, last_error_at: String });
-  const outbox = join(dir, 'outbox');
+  const outbox = join(e2e.dir, 'outbox');
   await until(async () => readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(ep.id)).length >= 2, 10_000);
   // The .eml bodies are quoted-printable: undo soft line breaks and =XX escapes before reading.
   const decode = (m: string) => m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
@@ -303,7 +302,7 @@ t.test('15 consecutive failures disable the endpoint and mail the workspace; re-
 });
 
 t.test('410 Gone disables the endpoint at once', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   receiver.reply = (r) => (r.path === '/gone' ? { status: 410 } : { status: 200 });
   t.teardown(() => {
     receiver.reply = () => ({ status: 200, body: 'ok' });
@@ -316,7 +315,7 @@ t.test('410 Gone disables the endpoint at once', async (t) => {
 });
 
 t.test('roll_secret: the next delivery is signed with the new secret only', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const ep = await endpoint(ws, '/rolled', ['customer.created']);
   const { secret } = (await ws.api.post(`/webhook_endpoints/${ep.id}/roll_secret`)).body;
   await ws.api.post('/customers', { email: 'rolled@example.com' });
@@ -326,7 +325,7 @@ t.test('roll_secret: the next delivery is signed with the new secret only', asyn
 });
 
 t.test('test sends a ping; retry re-sends a delivery', async (t) => {
-  const ws = await tenant(svc.baseUrl, dir);
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir);
   const ep = await endpoint(ws, '/ping', ['ticket.created']);
   const r = await ws.api.post(`/webhook_endpoints/${ep.id}/test`);
   t.strictSame(r.body, { object: 'webhook_endpoint', id: ep.id, test_event_enqueued: true });

@@ -20,6 +20,33 @@ t.test('one JSON object per line: level as a word, ISO time, msg, the base and t
   t.strictSame({ ...second, time: 'T' }, { level: 'warn', time: 'T', service: 'api', instance: 'i-1', component: 'relay', failures: 2, msg: 'retrying' });
 });
 
+t.test('a call field replaces the logger field of that name: each key once in the line', async (t) => {
+  const { log, lines, parsed } = capture('info', { service: 'api', instance: 'i-1' });
+  log.info('listening', { instance: 'i-2', role: 'api' });
+  log.child({ component: 'relay' }).warn('retrying', { component: 'relay-2' });
+  t.strictSame(
+    lines.map((l) => [l.match(/"instance":/g)?.length, l.match(/"component":/g)?.length ?? 0]),
+    [
+      [1, 0],
+      [1, 1],
+    ],
+  );
+  t.strictSame(
+    parsed().map((l) => Object.keys(l)),
+    [
+      ['level', 'time', 'msg', 'service', 'instance', 'role'],
+      ['level', 'time', 'msg', 'service', 'instance', 'component'],
+    ],
+  );
+  t.strictSame(
+    parsed().map((l) => [l.instance, l.component]),
+    [
+      ['i-2', undefined],
+      ['i-1', 'relay-2'],
+    ],
+  );
+});
+
 t.test('lines below the level are dropped; an announcement is printed at any level, as info', async (t) => {
   const { log, parsed } = capture('error');
   log.debug('d');

@@ -51,7 +51,7 @@ export const toConversation = (d: ConversationDoc): ConversationResource => ({
   resolution_type: d.resolution_type ?? null,
   message_count: d.message_count ?? 0,
   custom_action_memory: d.custom_action_memory ?? null,
-  metadata: d.metadata,
+  metadata: d.metadata ?? {},
   resolved_at: d.resolved_at ?? null,
   created_at: d.created_at,
   updated_at: d.updated_at,

@@ -23,7 +23,7 @@ export const toTag = (d: TagDoc): TagResource => ({
   object: 'tag',
   id: d.id,
   name: d.name,
-  color: d.color,
+  color: d.color ?? null,
   is_active: d.is_active,
   created_at: d.created_at,
   updated_at: d.updated_at,
