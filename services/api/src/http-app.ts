@@ -19,6 +19,7 @@ import {
 import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
 import { mountMcp } from './mcp/mount';
+import { mountReferencePage } from './reference/page';
 import { mcpOpenApiPath, mcpOpenApiSchemas } from './mcp/openapi';
 
 const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
@@ -68,6 +69,7 @@ export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'
   });
   mountRoutes(router, api, ROUTES);
   mountMcp(router, api);
+  mountReferencePage(router);
   koa.use(dispatchRoutes(router));
   // No route took the request: 405 with Allow when the path exists with other methods (any
   // method, TRACE and PROPFIND included), else 404; requestContext turns both into the envelope.

@@ -12,7 +12,7 @@ t.test('GET / and GET /me describe the API and the key', async (t) => {
   const { api, workspaceId } = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Acme Corp' });
   const root = await api.get('/');
   t.equal(root.status, 200);
-  t.match(root.body, { object: 'api', version: '1.0.0', name: String, documentation_url: /\/v1\/openapi\.json$/ });
+  t.match(root.body, { object: 'api', version: '1.0.0', name: String, documentation_url: /\/v1\/docs$/ });
   const me = await api.get('/me');
   t.equal(me.status, 200);
   t.match(me.body, {

@@ -11,7 +11,7 @@ export const metaRoutes = [
     scope: null,
     response: { status: 200, codec: ApiResource, description: 'The API' },
     handler: async ({ baseUrl }) => ({
-      body: { object: 'api', name: 'Customer Support Platform API', version: API_VERSION, documentation_url: `${baseUrl}/openapi.json` },
+      body: { object: 'api', name: 'Customer Support Platform API', version: API_VERSION, documentation_url: `${baseUrl}/docs` },
     }),
   }),
   route({

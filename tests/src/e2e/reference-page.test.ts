@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import t from 'tap';
+import { serviceFixture } from '../support/fixture';
+import { ROOT } from '../support/service';
+
+/**
+ * GET /v1/docs renders the API reference from the live document in a real browser (Debian's
+ * chromium, driven by playwright-core), offline: no request leaves the machine, no console
+ * error, and POST /customers shows with its example and its errors. The screenshot is kept in
+ * tests/artifacts/ for CI.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const e2e = serviceFixture({ tenant: false });
+
+t.test('the page and the bundle are served without a key, from this service', async (t) => {
+  const page = await fetch(`${e2e.svc.baseUrl}/docs`);
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-type'), /^text\/html/);
+  const html = await page.text();
+  t.notMatch(html, /https?:\/\//, 'no absolute URL: nothing is loaded from elsewhere');
+  const bundle = await fetch(`${e2e.svc.baseUrl}/docs/scalar.js`);
+  t.equal(bundle.status, 200);
+  t.match(bundle.headers.get('content-type'), /javascript/);
+  t.ok((await bundle.arrayBuffer()).byteLength > 100_000, 'the standalone bundle');
+});
+
+t.test(
+  'in headless Chromium: POST /customers with an example and an error, no console error, nothing fetched from outside',
+  { skip: !existsSync(CHROMIUM) && process.env.CI !== 'true' ? `no browser at ${CHROMIUM}` : false },
+  async (t) => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const problems: string[] = [];
+    const outside: string[] = [];
+    const origin = new URL(e2e.svc.baseUrl).origin;
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(String(e)));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
+    });
+    await page.goto(`${e2e.svc.baseUrl}/docs#tag/customers/POST/customers`);
+    // The operation, its request example (a curl call with a body), its answer's example and its errors.
+    const shown = (text: string | RegExp) => page.getByText(text).first().waitFor({ timeout: 30_000 });
+    await shown('Create a customer, or return the existing one with the same email, phone or external_id');
+    await shown('--request POST');
+    await shown(/"object": "customer"/);
+    await shown('Invalid body or parameters');
+    t.pass('POST /customers is shown with a request example, a response example and its 400');
+    const artifacts = join(ROOT, 'tests', 'artifacts');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'reference-page.png'), fullPage: false });
+    t.strictSame(problems, [], 'no console error');
+    t.strictSame(outside, [], 'no request leaves the service');
+  },
+);
