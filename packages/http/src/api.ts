@@ -1,7 +1,7 @@
 import type { Agent } from '@support/agent';
 import type { Application } from '@support/application';
 import { IdempotencyStore } from './limits/idempotency-store';
-import { CounterStore, MemoryCounterStore, SharedCounterStore } from './limits/rate-counters';
+import { MemoryCounterStore, SharedCounterStore } from './limits/rate-counters';
 import { RateLimiter } from './limits/rate-limiter';
 
 /** What the API's routes run on: the application, and what only the API process builds beside it. */
@@ -15,13 +15,10 @@ export interface Api {
 export interface ApiOptions {
   /** Count rate limits in the read store, shared by every API instance (scale-out); default: in this process. */
   sharedLimits?: boolean;
-  counters?: CounterStore;
 }
 
 export const apiOf = (app: Application, agent: Agent, options: ApiOptions = {}): Api => {
-  const counters =
-    options.counters ??
-    (options.sharedLimits ? new SharedCounterStore(app.engines.reads, app.log.child({ component: 'rate-limit' })) : new MemoryCounterStore());
+  const counters = options.sharedLimits ? new SharedCounterStore(app.engines.reads, app.log.child({ component: 'rate-limit' })) : new MemoryCounterStore();
   return {
     app,
     agent,

@@ -1,2 +1,2 @@
 export { Relay } from './relay';
-export { configuredNotifier, Notifier, NOTIFIER_RETRY } from './notifier';
+export { configuredNotifier, Notifier } from './notifier';
