@@ -87,7 +87,7 @@ export class Application {
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.ticketActivity = new TicketActivity(deps);
-    this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs);
+    this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector
       ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' }), {
@@ -177,6 +177,7 @@ export class Application {
   async stop(): Promise<void> {
     await (await this.signals)?.close();
     await this.projector?.stop();
+    await this.leases.close();
     await this.engines.close();
   }
 }

@@ -182,4 +182,17 @@ export const busContract = (t: Test, open: () => Promise<Bus>) => {
     t.strictSame(got, bus.durable ? [`${root}-early`, `${root}-marker`] : [`${root}-marker`]);
     await sub.close();
   });
+
+  t.test('presence: an instance is gone once no announcement of it is open', async (t) => {
+    const instance = `host-${unique()}:42`;
+    const first = await bus.announce(instance);
+    const second = await bus.announce(instance);
+    t.strictSame(await bus.gone(instance), false, 'announced twice');
+    await first.close();
+    t.strictSame(await bus.gone(instance), false, 'one announcement still open');
+    await second.close();
+    t.strictSame(await bus.gone(instance), true, 'every announcement closed');
+    // Somebody else's instance: a shared bus knows nobody answers; the in-process one cannot tell.
+    t.strictSame(await bus.gone(`host-${unique()}:7`), bus.shared);
+  });
 };

@@ -44,6 +44,14 @@ export class LazyBus implements Bus {
     return (await this.bus()).listen(subject, handler);
   }
 
+  async announce(instance: string): Promise<BusSubscription> {
+    return (await this.bus()).announce(instance);
+  }
+
+  async gone(instance: string): Promise<boolean> {
+    return (await this.bus()).gone(instance);
+  }
+
   async ping(): Promise<void> {
     await (await this.bus()).ping();
   }

@@ -91,6 +91,8 @@ export class MemoryBus implements Bus {
   private readonly durables = new Map<string, Durable>();
   private readonly seen = new Map<string, number>();
   private readonly listeners = new Set<{ filter: string; handler: (data: unknown) => void }>();
+  /** Instances announced here, and how many announcements of each are open. */
+  private readonly present = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -138,10 +140,27 @@ export class MemoryBus implements Bus {
     return { close: async () => void this.listeners.delete(listener) };
   }
 
+  async announce(instance: string): Promise<BusSubscription> {
+    this.present.set(instance, (this.present.get(instance) ?? 0) + 1);
+    let open = true;
+    return {
+      close: async () => {
+        if (open) this.present.set(instance, this.present.get(instance)! - 1);
+        open = false;
+      },
+    };
+  }
+
+  /** Gone when it was announced here and no announcement is open; another process's: cannot tell. */
+  async gone(instance: string): Promise<boolean> {
+    return this.present.get(instance) === 0;
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     this.listeners.clear();
+    for (const instance of this.present.keys()) this.present.set(instance, 0);
     for (const d of this.durables.values()) d.stop();
     this.durables.clear();
   }

@@ -3,6 +3,7 @@ import {
   ConsumerInfo,
   DeliverPolicy,
   DiscardPolicy,
+  ErrorCode,
   JetStreamClient,
   JetStreamManager,
   NatsConnection,
@@ -13,6 +14,7 @@ import {
   connect,
   nanos,
 } from 'nats';
+import { createHash } from 'node:crypto';
 import { InFlight } from '@support/kernel';
 import { decode, encode, NatsSubscription } from './nats-subscription';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
@@ -37,6 +39,8 @@ export interface NatsBusOptions {
 }
 
 const DEFAULT_ACK_WAIT_MS = 30_000;
+// A present instance answers within milliseconds; a slower answer tells nothing (not "gone").
+const PRESENCE_TIMEOUT_MS = 1000;
 /** JetStream API error codes (`err_code`). */
 const STREAM_NOT_FOUND = 10059;
 const CONSUMER_NOT_FOUND = 10014;
@@ -200,6 +204,29 @@ export class NatsBus implements Bus {
     // Once the server has seen the subscription, signals sent after this call reach it.
     await this.nc.flush();
     return { close: async () => void (sub.isClosed() ? undefined : sub.unsubscribe()) };
+  }
+
+  /** Presence subjects: plain NATS request-reply, outside the stream; the id hashed into one token. */
+  private presenceSubject(instance: string): string {
+    return this.signalSubject(`presence.${createHash('sha256').update(instance).digest('hex').slice(0, 32)}`);
+  }
+
+  async announce(instance: string): Promise<BusSubscription> {
+    if (this.closed) throw new Error('bus: closed');
+    const sub = this.nc.subscribe(this.presenceSubject(instance), { callback: (err, m) => void (err ? undefined : m.respond()) });
+    await this.nc.flush();
+    return { close: async () => void (sub.isClosed() ? undefined : sub.unsubscribe()) };
+  }
+
+  /** The server answers "no responders" at once when no connection subscribes to the subject. */
+  async gone(instance: string): Promise<boolean> {
+    if (this.closed || this.nc.isClosed()) return false;
+    try {
+      await this.nc.request(this.presenceSubject(instance), undefined, { timeout: PRESENCE_TIMEOUT_MS });
+      return false;
+    } catch (e) {
+      return e instanceof NatsError && e.code === (ErrorCode.NoResponders as string);
+    }
   }
 
   /** A round trip to the server (while reconnecting, the client buffers and this waits). */

@@ -45,6 +45,19 @@ export interface Bus {
   signal(subject: string, data: unknown): Promise<void>;
   /** Attaches a listener for signals matching `subject`; resolved once signals sent after it reach it. */
   listen(subject: string, handler: (data: unknown) => void): Promise<BusSubscription>;
+  /**
+   * Presence, to tell a crashed process from a slow one: this process answers for `instance`
+   * until the subscription closes or the process dies (NATS drops a dead connection's
+   * subscriptions at once, so a SIGKILLed process is gone in milliseconds, not a lease TTL).
+   */
+  announce(instance: string): Promise<BusSubscription>;
+  /**
+   * True only when the bus knows that nobody answers for `instance` now; false when somebody
+   * does, or when the bus cannot tell (the in-process bus, for another process's instance; a
+   * NATS request that timed out). A false "gone" would cost two holders of a lease for a round,
+   * so callers take it as one sign among others, never alone.
+   */
+  gone(instance: string): Promise<boolean>;
   /** Resolves when the bus answers (readiness); rejects when it cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

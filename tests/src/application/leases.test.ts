@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { LeasedWorker, Leases, silentLogger, type Worker } from '@support/application';
+import { MemoryBus } from '@support/bus/memory';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { removeDir, tempDir } from '../support/service';
 
@@ -36,6 +37,34 @@ t.test('a lease has one holder until it expires or is released', async (t) => {
   await leases.release('relay', b!);
   t.equal(await leases.holder('relay'), null);
   t.type(await leases.acquire('relay', 'c'), 'string', 'released: free at once');
+});
+
+t.test('a holder that crashed is taken over before its lease expires; a slow one, or one only off the bus, is not', async (t) => {
+  const { reads } = setup(t);
+  let now = 0;
+  const clock = { now: () => new Date(now) };
+  const bus = new MemoryBus();
+  // Two processes on one read store and one bus: a process's Leases announces its holders.
+  const one = new Leases(reads, clock, 10_000, bus);
+  const two = new Leases(reads, clock, 10_000, bus);
+  const a = await one.acquire('relay', 'a');
+  t.type(a, 'string');
+  now += 3_751;
+  t.equal(await two.acquire('relay', 'b'), null, 'missed a renewal, but present on the bus: only slow');
+  t.equal(await one.renew('relay', a!), true);
+  await one.close(); // "a" is gone from the bus (a SIGKILLed process's subscriptions go with its connection)
+  now += 3_749;
+  t.equal(await two.acquire('relay', 'b'), null, 'gone from the bus, but renewed within 3/8 of the TTL: not taken');
+  now += 2;
+  const b = await two.acquire('relay', 'b');
+  t.type(b, 'string', 'gone and a renewal missed: taken over 3.75 s after the last renewal, not 10 s');
+  t.equal(await one.renew('relay', a!), false, 'the old holder learns it lost the lease');
+  t.equal(await two.holder('relay'), 'b');
+  // Without presence (the in-process bus cannot tell of another process), only expiry counts.
+  const three = new Leases(reads, clock, 10_000);
+  now += 5_000;
+  t.equal(await three.acquire('relay', 'c'), null);
+  await two.close();
 });
 
 const recorder = () => {

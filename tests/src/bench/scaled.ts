@@ -13,6 +13,7 @@ import { LocalNatsServer } from '../support/nats';
 import { Receiver } from '../support/receiver';
 import { Child, nodeJson, startNode, stop } from './children';
 import { request, seed, waitForKey } from './api';
+import { KILL_EVERY_MS, killsTable, PHASE_SECONDS, writesUnderKills } from './kills';
 import { compare, table } from './load';
 
 /**
@@ -91,8 +92,8 @@ const customerEvents = (ws: string, id: string): NewEvent[] => [
 ];
 const customerId = (n: number) => `cus_01BENCH${String(n).padStart(18, '0')}`;
 
-/** What `--parts=http,lag,dispatch,rebuild` (the default: all) selects. */
-const PARTS = ['http', 'lag', 'dispatch', 'rebuild'] as const;
+/** What `--parts=http,lag,kills,dispatch,rebuild` (the default: all) selects. */
+const PARTS = ['http', 'lag', 'kills', 'dispatch', 'rebuild'] as const;
 const selectedParts = (): Set<string> => {
   const arg = process.argv.find((a) => a.startsWith('--parts='));
   const parts = arg ? arg.slice('--parts='.length).split(',') : [...PARTS];
@@ -138,14 +139,15 @@ export const scaledMain = async (root: string): Promise<void> => {
       children.push(child);
       return child;
     };
-    await start('projector', 'projector-1');
-    await start('relay', 'relay-1');
+    const projector = await start('projector', 'projector-1');
+    const relay = await start('relay', 'relay-1');
     const base = (await start('api', 'api-1')).match;
-    const admin = (...args: string[]) => nodeJson(service('admin'), [...args, '--json'], { DATA_DIR: dataDir, ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}) });
+    const adminEnv = { DATA_DIR: dataDir, ...(mongoUrl ? { MONGODB_URL: mongoUrl } : {}) };
+    const admin = (...args: string[]) => nodeJson(service('admin'), [...args, '--json'], adminEnv);
     const ws = await admin('workspace', 'create', '--name', 'Bench', '--credits', '1000000000');
     const key = String((await admin('key', 'create', '--workspace', String(ws.id), '--name', 'bench')).key);
     await waitForKey(base, key);
-    return { dataDir, nats, start, base, key, ws };
+    return { dataDir, nats, start, base, key, ws, admin, adminEnv, projector, relay };
   };
 
   try {
@@ -221,7 +223,16 @@ export const scaledMain = async (root: string): Promise<void> => {
       return { samples: lags.length, of: total, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN };
     })();
 
-    // 3. Dispatcher throughput: events waiting on the bus, then 1 (or 2) dispatchers deliver
+    // 3. Writes while processes die (the projector, the relay and an api in turn), against the
+    // same writes without kills: what a careful client waits until its write is saved.
+    const killed = parts.has('kills')
+      ? await (async () => {
+          process.stdout.write(`scaled: writes for ${PHASE_SECONDS} s calm, then ${PHASE_SECONDS} s with a SIGKILL every ${KILL_EVERY_MS} ms…\n`);
+          return writesUnderKills({ ...main, adminScript: service('admin') });
+        })()
+      : null;
+
+    // 4. Dispatcher throughput: events waiting on the bus, then 1 (or 2) dispatchers deliver
     // them to a receiver that takes RECEIVER_DELAY_MS per request (a real receiver's latency,
     // which more dispatchers spread over: each keeps up to 50 connections to one receiver).
     receiver.reply = () => ({ status: 200, body: 'ok', delayMs: RECEIVER_DELAY_MS });
@@ -275,7 +286,7 @@ export const scaledMain = async (root: string): Promise<void> => {
     ];
     const dispatched = parts.has('dispatch') ? await dispatchRuns() : null;
 
-    // 4. Rebuild speed on both read stores, from one log of REBUILD_EVENTS events.
+    // 5. Rebuild speed on both read stores, from one log of REBUILD_EVENTS events.
     const rebuild = async (events: number, extra: Record<string, string>) => {
       const rebuildDir = await mkdtemp(path.join(tmpdir(), 'support-bench-rebuild-'));
       const log = new SqliteEventStore(path.join(rebuildDir, 'events.sqlite'));
@@ -302,6 +313,7 @@ export const scaledMain = async (root: string): Promise<void> => {
           ['projector lag (append → every read model checkpoint)', 'samples', 'p50', 'p99', 'max'],
           [`${LAG_RATE} appends/s for ${LAG_SECONDS} s`, `${lag.samples}/${lag.of}`, `${fmt(lag.p50)} ms`, `${fmt(lag.p99)} ms`, `${fmt(lag.max)} ms`],
         ]),
+      killed && killsTable(killed),
       dispatched &&
         table([
           ['read store', 'dispatchers', 'events', 'delivered', 'seconds', 'deliveries/s', 'cores busy', 'check'],
@@ -334,7 +346,9 @@ export const scaledMain = async (root: string): Promise<void> => {
     ];
     process.stdout.write(`\n${sections.filter((x) => x !== null).join('\n\n')}\n\n`);
     const loadavg = { start: startLoad, end: Number(os.loadavg()[0].toFixed(2)), cpus: os.cpus().length };
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ topology: 'scaled', http: httpRows, lag, dispatch: dispatched, rebuild: rebuilt, loadavg })}\n`);
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ topology: 'scaled', http: httpRows, lag, kills: killed, dispatch: dispatched, rebuild: rebuilt, loadavg })}\n`,
+    );
   } finally {
     await Promise.all(children.map((c) => stop(c.proc)));
     await receiver?.close();

@@ -4,6 +4,7 @@ import { Leases, ProjectorPool, silentLogger } from '@support/application';
 import { type Position } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
+import { MemoryBus } from '@support/bus/memory';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
@@ -78,6 +79,39 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
     (await members.find({})).items.map((m) => m.id),
     ['b'],
   );
+});
+
+t.test('a crashed projector’s read models move at its successor’s first round after a missed renewal', async (t) => {
+  const dir = tempDir('pool-crash-');
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  let now = 1_000_000;
+  const clock = { now: () => new Date(now) };
+  const bus = new MemoryBus();
+  // Each process has its Leases (which answer for its holders on the bus).
+  const pool = (holder: string, leases: Leases) => new ProjectorPool({ events, reads, leases, clock, log: silentLogger }, ALL_PROJECTIONS, holder, 1e9);
+  const crashing = new Leases(reads, clock, 10_000, bus);
+  const surviving = new Leases(reads, clock, 10_000, bus);
+  const a = pool('a', crashing);
+  const b = pool('b', surviving);
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+    await surviving.close();
+    await events.close();
+    await reads.close();
+    removeDir(dir);
+  });
+  await a.start();
+  await b.start();
+  t.strictSame([a.owned, b.owned], [ALL, []]);
+  await crashing.close(); // "a" is gone from the bus, as a SIGKILLed process is
+  now += 3_000;
+  await b.tick();
+  t.strictSame(b.owned, [], 'renewed 3 s ago: maybe only slow, not taken');
+  now += 800;
+  await b.tick();
+  t.strictSame(b.owned, ALL, 'a renewal missed and gone from the bus: every read model, not half (the dead member is not counted live)');
 });
 
 t.test('an API process waits on the projectors’ signals, and polls only as a fallback', async (t) => {

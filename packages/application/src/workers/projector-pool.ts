@@ -31,7 +31,8 @@ export interface ProjectorPoolDeps {
  * fair share (read models ÷ live instances, rounded up), gives back what exceeds it and takes
  * free or expired leases up to it. One read model is applied by one instance at a time, in log
  * order, from its own checkpoint; a crashed instance's read models are taken over once its
- * leases and heartbeat expire (failover within the lease TTL plus one round).
+ * leases and heartbeat expire (failover within the lease TTL plus one round), or sooner, once
+ * it missed a renewal and the bus knows it is gone (see Leases.crashed).
  */
 export class ProjectorPool implements Worker {
   private readonly held = new Map<string, { token: string; projector: Projector }>();
@@ -66,7 +67,8 @@ export class ProjectorPool implements Worker {
       const now = clock.now().getTime();
       await this.members.put({ id: this.holder, expires_at: now + leases.ttlMs });
       const members = (await this.members.find({})).items;
-      const live = members.filter((m) => m.expires_at > now).length;
+      let live = 0;
+      for (const m of members) if (m.expires_at > now && !(m.id !== this.holder && (await leases.crashed(m.id, m.expires_at)))) live += 1;
       // Instances gone long ago (each run has its own id) are forgotten.
       for (const m of members) if (m.expires_at < now - 10 * leases.ttlMs) await this.members.delete(m.id);
       const share = Math.ceil(this.projections.length / Math.max(1, live));

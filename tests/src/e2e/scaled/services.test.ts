@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import t from 'tap';
+import { SqliteReadStore } from '@support/readstore/sqlite';
 import { client } from '../../support/client';
 import { LocalNatsServer, natsServerInstalled } from '../../support/nats';
 import { removeDir, tempDir } from '../../support/service';
@@ -10,10 +12,24 @@ import { activeHolders, allReady, health, ready, startInstance, type Instance } 
 // (files shared by the processes) and NATS. In CI nats-server is installed: never skipped there.
 const skip = natsServerInstalled() || process.env.CI === 'true' ? false : 'nats-server not installed: the multi-process services test is not run';
 
+const TTL_MS = 6000;
+
+/** When the leases `holder` holds expire (epoch ms), read from the shared read-store file. */
+const expiries = async (dataDir: string, holder: string): Promise<number[]> => {
+  const reads = new SqliteReadStore(join(dataDir, 'readstore.sqlite'));
+  try {
+    const docs = (await reads.collection<{ id: string; holder: string | null; expires_at: number }>({ name: 'leases' }).find({})).items;
+    return docs.filter((d) => d.holder === holder).map((d) => d.expires_at);
+  } finally {
+    await reads.close();
+  }
+};
+
 t.test('each service runs alone: health, readiness, leases, read-your-writes across processes, SIGTERM', { skip }, async (t) => {
   const nats = await LocalNatsServer.start();
   const dataDir = tempDir('scaled-');
-  const env = { NATS_URL: nats.url, LEASE_TTL_MS: '1500', RATE_LIMIT_SCALE: '100' };
+  // A lease TTL long enough that a crashed holder's leases are taken over well before they expire.
+  const env = { NATS_URL: nats.url, LEASE_TTL_MS: String(TTL_MS), RATE_LIMIT_SCALE: '100' };
   const running: Instance[] = [];
   t.teardown(async () => {
     await Promise.all(running.map((i) => i.stop('SIGKILL')));
@@ -63,15 +79,33 @@ t.test('each service runs alone: health, readiness, leases, read-your-writes acr
     t.equal(seen.status, 200, `customer ${i} readable through the other API`);
   }
 
-  // The active relay dies: the standby takes over within the lease TTL (1.5 s) and a round.
+  // The active relay is SIGKILLed: the standby takes over before the dead one's lease expires
+  // (it missed a renewal and NATS has nobody answering for it), not a TTL later.
   const [active] = await activeHolders(relays, 'relay');
   const dead = relays.find((r) => r.name === active)!;
   const standby = relays.find((r) => r.name !== active)!;
-  await dead.stop('SIGKILL');
-  const killedAt = Date.now();
-  running.splice(running.indexOf(dead), 1);
+  const kill = async (i: Instance) => {
+    await i.stop('SIGKILL');
+    running.splice(running.indexOf(i), 1);
+    return { at: Date.now(), expiry: Math.min(...(await expiries(dataDir, i.name))) };
+  };
+  const relayKilled = await kill(dead);
   await until(async () => (await activeHolders([standby], 'relay')).length === 1, 10_000, 100, 'the standby relay took over');
-  t.comment(`relay takeover after ${Date.now() - killedAt} ms (lease TTL 1500 ms)`);
+  const relayTakenAt = Date.now();
+  t.comment(`relay takeover after ${relayTakenAt - relayKilled.at} ms (lease TTL ${TTL_MS} ms)`);
+  t.ok(relayTakenAt < relayKilled.expiry, `the standby relay took over ${relayKilled.expiry - relayTakenAt} ms before the dead one's lease would have expired`);
+
+  // A projector is SIGKILLed: the other one holds all twelve read models before the dead one's leases expire.
+  const projectorKilled = await kill(projectors[1]);
+  await until(async () => (await health(projectors[0])).leases.every((l) => l.role === 'active'), 10_000, 100, 'the survivor holds every read model');
+  const projectorTakenAt = Date.now();
+  t.comment(`read models taken over after ${projectorTakenAt - projectorKilled.at} ms`);
+  t.ok(
+    projectorTakenAt < projectorKilled.expiry,
+    `taken over ${projectorKilled.expiry - projectorTakenAt} ms before the dead projector's leases would have expired`,
+  );
+  const after = await ws.api.post('/customers', { email: 'after-the-kill@example.com' });
+  t.equal(after.status, 201, 'a write after the takeover is projected and answered');
 
   // SIGTERM: every process finishes its work and exits 0.
   const codes = await Promise.all(running.splice(0).map(async (i) => [i.name, await i.stop('SIGTERM')] as const));
