@@ -1,4 +1,4 @@
-import type { SearchHit } from '../knowledge/types';
+import type { Passage, SearchHit } from '../knowledge/types';
 
 export type Tone = 'professional' | 'friendly' | 'casual';
 export type ResponseLength = 'concise' | 'balanced' | 'detailed';
@@ -31,6 +31,8 @@ export interface Question {
   hits: readonly SearchHit[];
   /** The meaning-similarity of each text to the question (the embedding model), when it runs: picks the sentences that answer. */
   similarity?: (texts: readonly string[]) => Promise<number[]>;
+  /** Every passage of an article, in its order: the answer may come from a part of the best article that search ranked lower. */
+  passagesOf?: (articleId: string) => readonly Passage[];
 }
 
 /** The answer fields of spec 2.7, plus whether it rests on the knowledge base. */

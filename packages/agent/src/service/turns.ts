@@ -247,6 +247,7 @@ export class AgentTurns {
       // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
       hits: await this.parts.knowledge.search(workspaceId, asked, TURN_HITS, { customerFacing: true }),
       similarity: this.parts.knowledge.similarityTo(asked),
+      passagesOf: (articleId) => this.parts.knowledge.index.passagesOf(workspaceId, articleId),
     });
     if (!answer.grounded && escalation.enabled) return handOver('no_answer', null);
     if (answer.messages.length === 0) return none;

@@ -1,0 +1,63 @@
+import { followUpQuery, GroundedResponder, KnowledgeIndex, searchKnowledge, SemanticSearch } from '@support/agent';
+import { centresOf, type Half } from './eval-set';
+
+/**
+ * `node tests/build/eval/answers.js [--half=tuning]`: the grounded responder in process, on one
+ * half of tests/fixtures/eval (no service, no HTTP): retrieval as a turn does it, then where
+ * each answerable question's facts are (the top passage, any relevant one, the reply). For
+ * looking at the tuning half's misses quickly; `npm run eval` is what reports.
+ */
+const main = async () => {
+  const half = (process.argv.find((a) => a.startsWith('--half='))?.split('=')[1] ?? 'tuning') as Half;
+  const semantic = await SemanticSearch.load();
+  if (!semantic) throw new Error('no embedding model');
+  const responder = new GroundedResponder();
+  const fold = (s: string) =>
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[‐-―−]/g, '-');
+  const tally = { answerable: 0, cited: 0, stated: 0, inTop: 0, inTopArticleHits: 0 };
+  for (const centre of centresOf(half)) {
+    const index = new KnowledgeIndex();
+    for (const a of centre.articles) index.upsert({ ...a, workspace_id: centre.name });
+    const titles = new Map(centre.articles.map((a) => [a.id, a.title]));
+    for (const q of centre.questions) {
+      if (q.article_id === null) continue;
+      const last = q.turns[q.turns.length - 1];
+      const previous = q.turns.length > 1 ? q.turns[q.turns.length - 2] : null;
+      const asked = followUpQuery(last, previous);
+      const hits = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
+      const answer = await responder.answer({
+        settings: { tone: 'friendly', response_length: 'balanced', custom_instructions: null, name: 'Agent', model_tier: 'essential' } as never,
+        message: asked,
+        history: [],
+        hits,
+        similarity: (texts) => semantic.textSimilarities(asked, texts),
+        passagesOf: (id) => index.passagesOf(centre.name, id),
+      });
+      const reply = fold([...answer.messages, ...answer.images, ...answer.buttons.map((b) => b.url)].join('\n'));
+      const has = (text: string) => q.facts.every((f) => fold(text).includes(fold(f)));
+      const cited = answer.sources.includes(titles.get(q.article_id)!);
+      const stated = has(reply);
+      const top = hits[0]?.passage;
+      tally.answerable += 1;
+      tally.cited += cited ? 1 : 0;
+      tally.stated += stated ? 1 : 0;
+      tally.inTop += top && has(`${top.heading ?? ''}\n${top.text}`) ? 1 : 0;
+      const articleHits = hits.filter((h) => h.passage.articleId === top?.articleId);
+      tally.inTopArticleHits += has(articleHits.map((h) => `${h.passage.heading ?? ''}\n${h.passage.text}`).join('\n')) ? 1 : 0;
+      if (!stated && process.argv.includes('--misses'))
+        console.log(
+          `${q.id} [${q.kind}] ${JSON.stringify(last)} wanted ${JSON.stringify(q.facts)}\n  replied ${JSON.stringify(answer.messages.join(' | ').slice(0, 300))}`,
+        );
+    }
+  }
+  console.log(JSON.stringify(tally));
+  await semantic.close();
+};
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
