@@ -146,6 +146,46 @@ t.test('schema failures name every offending field, without a code', async (t) =
   );
 });
 
+t.test('each refused field says why for programs too: a code per field, beside the message', async (t) => {
+  const fields = async (r: Promise<{ status: number; body: any }>) => {
+    const res = await r;
+    t.equal(res.status, 400);
+    return (res.body.error.details.fields as { field: string; code: string }[]).map((f) => [f.field, f.code]);
+  };
+  let deep: unknown = 1;
+  for (let i = 0; i < 25; i++) deep = { a: deep };
+  t.strictSame(
+    await fields(
+      e2e.ws.api.post('/customers', {
+        email: 1,
+        name: 'n'.repeat(300),
+        phone: '',
+        emial: 'x@example.com',
+        external_id: 'a\u0000b',
+        metadata: { $set: 1, nested: deep, grid: [[1]] },
+      }),
+    ),
+    [
+      ['emial', 'unknown_field'],
+      ['email', 'invalid_type'],
+      ['phone', 'too_short'],
+      ['name', 'too_long'],
+      ['external_id', 'invalid_characters'],
+      ['metadata.$set', 'invalid_characters'],
+    ],
+  );
+  t.strictSame(await fields(e2e.ws.api.get('/customers?limit=500&status=gone')), [
+    ['limit', 'out_of_range'],
+    ['status', 'invalid_value'],
+  ]);
+  t.strictSame(await fields(e2e.ws.api.post('/customers', { email: 'a@example.com', metadata: { nested: deep } })), [
+    [`metadata.nested${'.a'.repeat(19)}`, 'too_deep'],
+  ]);
+  t.strictSame(await fields(e2e.ws.api.post('/customers', { email: 'a@example.com', metadata: { grid: [[1]] } })), [['metadata.grid.0', 'invalid_structure']]);
+  t.strictSame(await fields(e2e.ws.api.get('/conversations/not-an-id')), [['id', 'invalid_format']]);
+  t.strictSame(await fields(e2e.ws.api.post('/webhook_endpoints', { enabled_events: ['customer.created'] })), [['url', 'required']]);
+});
+
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
   const r = await client(e2e.svc.baseUrl).get('/openapi.json');
   t.equal(r.status, 200);

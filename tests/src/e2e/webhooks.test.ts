@@ -125,7 +125,7 @@ t.test('the document states the url and enabled_events rules the service enforce
   expectError(t, await post({ enabled_events: ['ping'] }), 400, 'validation_error');
   const http = await post({ url: receiver.url('/rules').replace(/^https:/, 'http:'), enabled_events: ['*'] });
   expectError(t, http, 400);
-  t.strictSame(http.body.error.details.fields, [{ field: 'url', message: 'must be an https:// URL' }]);
+  t.strictSame(http.body.error.details.fields, [{ field: 'url', code: 'invalid_format', message: 'must be an https:// URL' }]);
   const ok = await post({ enabled_events: ['ticket.created', 'ticket.created', 'sla.breached'] });
   t.equal(ok.status, 201);
   t.strictSame(ok.body.enabled_events, ['ticket.created', 'sla.breached'], 'repeats are dropped');

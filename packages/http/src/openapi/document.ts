@@ -5,7 +5,8 @@ import { JsonSchema } from '../codec/schema';
 import { toSchema } from './to-schema';
 
 const ERRORS: Record<string, string> = {
-  '400': 'Invalid body or parameters (validation failures carry no code)',
+  '400':
+    'Invalid body or parameters: schema failures carry no code, and `details.fields` lists each field refused as `{field, code, message}` (code: required, unknown_field, invalid_type, invalid_value, invalid_format, invalid_characters, too_short, too_long, out_of_range, too_deep, invalid_structure); a rule beyond the schema is `validation_error`',
   '401': 'Missing, invalid, expired or revoked key (`unauthorized`)',
   '402': 'The workspace has no active plan (`PLAN_LIMIT_REACHED`)',
   '403': 'The key lacks a scope (`insufficient_scope`, details.required) or the plan has no API access (`forbidden`)',
