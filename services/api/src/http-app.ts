@@ -42,13 +42,18 @@ export const apiLayers = ({ app, limiter }: Api, probes: Probes = NO_PROBES, rol
   },
 ];
 
+const RELATIVE_SERVERS = '"servers":[{"url":"/v1"}]';
+
 /** `probes`: what GET /healthz and /readyz report of the process (its consumers and leases). */
 export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'): Koa => {
   const { app } = api;
   const koa = new Koa({ proxy: app.config.trustProxy });
-  const openapi = JSON.stringify(
+  // Serialised once; each request gets absolute `servers` (its own origin: behind TRUST_PROXY,
+  // the forwarded protocol and host), so renderers and generators show usable URLs.
+  const [openapiHead, openapiTail] = JSON.stringify(
     openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }),
-  );
+  ).split(RELATIVE_SERVERS);
+  if (openapiTail === undefined) throw new Error('the OpenAPI document has no relative servers entry to replace');
 
   // Errors Koa reports outside a response (a client that hung up mid-answer: EPIPE, ECONNRESET)
   // are one JSON line, not Koa's default multi-line stack on stderr.
@@ -65,7 +70,7 @@ export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
-    ctx.body = openapi;
+    ctx.body = `${openapiHead}"servers":${JSON.stringify([{ url: `${ctx.origin}/v1`, description: 'This service' }])}${openapiTail}`;
   });
   mountRoutes(router, api, ROUTES);
   mountMcp(router, api);

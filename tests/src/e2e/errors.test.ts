@@ -186,6 +186,11 @@ t.test('each refused field says why for programs too: a code per field, beside t
   t.strictSame(await fields(e2e.ws.api.post('/webhook_endpoints', { enabled_events: ['customer.created'] })), [['url', 'required']]);
 });
 
+t.test('the OpenAPI document names this service by its absolute URL; forwarded headers are not trusted by default', async (t) => {
+  const r = await client(e2e.svc.baseUrl).get('/openapi.json', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' });
+  t.strictSame(r.body.servers, [{ url: e2e.svc.baseUrl, description: 'This service' }]);
+});
+
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
   const r = await client(e2e.svc.baseUrl).get('/openapi.json');
   t.equal(r.status, 200);
