@@ -67,26 +67,40 @@ export interface RouteLink {
 }
 
 /**
- * Links named after their targets (`GetCustomersId`), each filling the same parameters, e.g.
+ * Links named after their targets' operationIds (`customers.get`), each filling the same parameters, e.g.
  * `linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' })`.
  */
 export const linksTo = (operations: readonly string[], parameters: Readonly<Record<string, string>>): Record<string, RouteLink> =>
   Object.fromEntries(
     operations.map((operation) => {
       const [method, path] = operation.split(' ');
-      const id = operationIdOf(method.toLowerCase(), path);
-      return [id.charAt(0).toUpperCase() + id.slice(1), { operation, parameters }];
+      return [operationIdOf(method.toLowerCase(), path), { operation, parameters }];
     }),
   );
 
-/** The document's operationId for a method and Koa-style path: `GET /customers/:id` is getCustomersId. */
-export const operationIdOf = (method: string, path: string): string =>
-  path === '/'
-    ? `${method}Root`
-    : `${method}${path
-        .replace(/:/g, '')
-        .replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase())
-        .replace(/[^A-Za-z0-9]/g, '')}`;
+/** The last segment of these paths is a verb, not a collection: `POST /webhook_endpoints/:id/test`. */
+const ACTIONS = new Set(['search', 'test', 'retry', 'roll_secret']);
+/** One of a kind (no id, no list): `GET /me`, `PATCH /agent`. */
+const SINGLETONS = new Set(['me', 'agent']);
+const ITEM_ACTIONS: Record<string, string> = { get: 'get', patch: 'update', put: 'replace', delete: 'delete', post: 'create' };
+const camel = (segment: string) => segment.replace(/_(\w)/g, (_, ch: string) => ch.toUpperCase());
+
+/**
+ * The document's operationId for a method and Koa-style path, read as resource then action
+ * (what generated clients name their methods): `POST /customers` is customers.create,
+ * `GET /customers/:id` customers.get, `GET /conversations/:id/messages` conversations.messages.list,
+ * `POST /webhook_endpoints/:id/roll_secret` webhookEndpoints.rollSecret, `GET /me` me.get.
+ */
+export const operationIdOf = (method: string, path: string): string => {
+  const segments = path.split('/').filter(Boolean);
+  const names = segments.filter((s) => !s.startsWith(':')).map(camel);
+  const last = segments.at(-1);
+  if (last === undefined) return 'root.get';
+  if (ACTIONS.has(last)) return names.join('.');
+  if (last.startsWith(':')) return [...names, ITEM_ACTIONS[method] ?? method].join('.');
+  if (segments.length === 1 && SINGLETONS.has(last)) return [...names, method === 'get' ? 'get' : 'update'].join('.');
+  return [...names, method === 'get' ? 'list' : 'create'].join('.');
+};
 
 /** Keeps the codec types flowing into the handler's parameters. */
 export const route = <P extends AnyStruct | undefined = undefined, Q extends AnyStruct | undefined = undefined, B extends AnyStruct | undefined = undefined>(

@@ -186,6 +186,37 @@ t.test('each refused field says why for programs too: a code per field, beside t
   t.strictSame(await fields(e2e.ws.api.post('/webhook_endpoints', { enabled_events: ['customer.created'] })), [['url', 'required']]);
 });
 
+t.test('operationIds read as resource then action, each unique', async (t) => {
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
+  const ids: Record<string, string> = {};
+  for (const [path, methods] of Object.entries<Record<string, { operationId: string }>>(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) ids[`${method.toUpperCase()} ${path}`] = op.operationId;
+  }
+  t.strictSame(new Set(Object.values(ids)).size, Object.keys(ids).length, 'unique');
+  t.strictSame(
+    Object.values(ids).filter((id) => !/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/.test(id)),
+    [],
+    'resource.action',
+  );
+  t.match(ids, {
+    'POST /customers': 'customers.create',
+    'GET /customers': 'customers.list',
+    'GET /customers/{id}': 'customers.get',
+    'PATCH /customers/{id}': 'customers.update',
+    'DELETE /tags/{id}': 'tags.delete',
+    'GET /knowledge_base/articles': 'knowledgeBase.articles.list',
+    'POST /conversations/{id}/messages': 'conversations.messages.create',
+    'POST /webhook_endpoints/{id}/roll_secret': 'webhookEndpoints.rollSecret',
+    'POST /webhook_endpoints/{id}/deliveries/{deliveryId}/retry': 'webhookEndpoints.deliveries.retry',
+    'POST /agent/search': 'agent.search',
+    'PATCH /agent': 'agent.update',
+    'GET /me': 'me.get',
+    'GET /': 'root.get',
+    'GET /openapi.json': 'openapi.get',
+    'POST /mcp': 'mcp.call',
+  });
+});
+
 t.test('the OpenAPI document names this service by its absolute URL; forwarded headers are not trusted by default', async (t) => {
   const r = await client(e2e.svc.baseUrl).get('/openapi.json', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' });
   t.strictSame(r.body.servers, [{ url: e2e.svc.baseUrl, description: 'This service' }]);
@@ -203,8 +234,12 @@ t.test('the OpenAPI document is served without a key and covers every route', as
   t.strictSame(
     Object.keys(r.body.paths['/customers'].post.responses).sort(),
     ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'],
-    'shared error responses per operation',
+    'a write: every error it can give',
   );
+  const errors = (path: string, method: string) => Object.keys(r.body.paths[path][method].responses).filter((c) => c >= '400');
+  t.strictSame(errors('/customers', 'get'), ['400', '401', '402', '403', '405', '408', '429', '431', '500'], 'a list: no 404, 409, 413 or 415');
+  t.strictSame(errors('/customers/{id}', 'get'), ['400', '401', '402', '403', '404', '405', '408', '429', '431', '500'], 'a read by id: 404');
+  t.strictSame(errors('/me', 'get'), ['401', '402', '403', '405', '408', '429', '431', '500'], 'a read without input: nothing to refuse');
   t.match(r.body.paths['/customers'].post.requestBody.content['application/json'].schema, {
     anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }],
     properties: { phone: { pattern: '[0-9]' } },
@@ -240,16 +275,16 @@ t.test('the OpenAPI document is served without a key and covers every route', as
 t.test('links: a created id feeds its get, patch and delete; every link names an operation and its parameters', async (t) => {
   const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
   t.strictSame(doc.paths['/customers'].post.responses['201'].links, {
-    GetCustomersId: { operationId: 'getCustomersId', parameters: { id: '$response.body#/id' } },
-    PatchCustomersId: { operationId: 'patchCustomersId', parameters: { id: '$response.body#/id' } },
+    'customers.get': { operationId: 'customers.get', parameters: { id: '$response.body#/id' } },
+    'customers.update': { operationId: 'customers.update', parameters: { id: '$response.body#/id' } },
   });
   t.strictSame(Object.keys(doc.paths['/webhook_endpoints'].post.responses['201'].links), [
-    'GetWebhookendpointsId',
-    'PatchWebhookendpointsId',
-    'DeleteWebhookendpointsId',
-    'PostWebhookendpointsIdRollsecret',
-    'PostWebhookendpointsIdTest',
-    'GetWebhookendpointsIdDeliveries',
+    'webhookEndpoints.get',
+    'webhookEndpoints.update',
+    'webhookEndpoints.delete',
+    'webhookEndpoints.rollSecret',
+    'webhookEndpoints.test',
+    'webhookEndpoints.deliveries.list',
   ]);
   const operations = new Map<string, { parameters?: { name: string }[] }>();
   for (const methods of Object.values<Record<string, { operationId: string; parameters?: { name: string }[] }>>(doc.paths)) {

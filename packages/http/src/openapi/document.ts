@@ -40,7 +40,7 @@ const fixedPaths = (): Record<string, Record<string, unknown>> => ({
     get: {
       summary: 'This description (OpenAPI 3.1), unauthenticated',
       tags: ['meta'],
-      operationId: 'getOpenapiJson',
+      operationId: 'openapi.get',
       security: [],
       responses: {
         '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
@@ -48,6 +48,30 @@ const fixedPaths = (): Record<string, Record<string, unknown>> => ({
     },
   },
 });
+
+/**
+ * The error responses an operation can give: a read without parameters takes no input to refuse
+ * (a GET ignores query parameters it does not declare), a read without an id in its path finds
+ * nothing missing (an unknown cursor is a 400 or an empty page), only a write conflicts or has a
+ * body to be too large or of the wrong type. A POST may always be refused for its Idempotency-Key.
+ */
+export const errorsOf = (r: Pick<RouteDef, 'method' | 'params' | 'query' | 'body'>): string[] => {
+  const write = r.method !== 'get';
+  const refusable = write || r.params !== undefined || r.query !== undefined || r.body !== undefined;
+  return [
+    ...(refusable ? ['400'] : []),
+    '401',
+    '402',
+    '403',
+    ...(write || r.params !== undefined ? ['404'] : []),
+    '405',
+    '408',
+    ...(write ? ['409', '413', '415'] : []),
+    '429',
+    '431',
+    '500',
+  ];
+};
 
 /** The error responses every operation shares (components.responses), by status. */
 export const errorResponseRef = (status: string) => ({ $ref: `#/components/responses/Error${status}` });
@@ -84,9 +108,7 @@ export const openApiDocument = (
   const paths: Record<string, Record<string, unknown>> = { ...fixedPaths(), ...info.extraPaths };
   for (const r of routes) {
     const path = openApiPath(r.path);
-    const errorCodes = ['400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'].filter(
-      (c) => r.method !== 'get' || (c !== '413' && c !== '415'),
-    );
+    const errorCodes = errorsOf(r);
     paths[path] = {
       ...paths[path],
       [r.method]: {

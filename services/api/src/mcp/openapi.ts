@@ -81,7 +81,7 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
       summary:
         'Model Context Protocol server (Streamable HTTP, stateless, JSON answers; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope. An unknown method is a JSON-RPC error in a 200',
       tags: ['agent'],
-      operationId: 'postMcp',
+      operationId: 'mcp.call',
       'x-rate-limit-tier': 'chat',
       parameters: [
         {
