@@ -60,6 +60,11 @@ t.test('a holder that crashed is taken over before its lease expires; a slow one
   t.type(b, 'string', 'gone and a renewal missed: taken over 3.75 s after the last renewal, not 10 s');
   t.equal(await one.renew('relay', a!), false, 'the old holder learns it lost the lease');
   t.equal(await two.holder('relay'), 'b');
+  // A process restarted under the same id (a container keeps its hostname and pid 1) takes its leases back at once.
+  const restarted = new Leases(reads, clock, 10_000, bus);
+  t.type(await restarted.acquire('relay', 'b'), 'string', 'the same holder id: its previous run');
+  t.equal(await two.renew('relay', b!), false, 'and the previous run, were it alive, would learn it at once');
+  await restarted.close();
   // Without presence (the in-process bus cannot tell of another process), only expiry counts.
   const three = new Leases(reads, clock, 10_000);
   now += 5_000;

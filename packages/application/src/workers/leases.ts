@@ -72,7 +72,12 @@ export class Leases {
     return this.clock.now().getTime();
   }
 
-  /** The lease's token when `holder` now holds it (free, expired, released or its holder crashed), else null. */
+  /**
+   * The lease's token when `holder` now holds it (free, expired, released or its holder crashed),
+   * else null. A lease already granted to `holder` is a previous run's under the same id (a
+   * container restarted keeps its hostname and pid 1): callers ask only for what they do not
+   * hold, so it is taken back at once.
+   */
   async acquire(name: string, holder: string): Promise<string | null> {
     await this.announce(holder);
     const now = this.now();
@@ -81,7 +86,7 @@ export class Leases {
     if (await this.docs.insert({ id: name, ...grant })) return token;
     const current = await this.docs.get(name);
     if (!current) return null;
-    if (current.expires_at > now && (current.holder === holder || !(await this.crashed(current.holder, current.expires_at)))) return null;
+    if (current.expires_at > now && current.holder !== holder && !(await this.crashed(current.holder, current.expires_at))) return null;
     return (await this.docs.update(name, grant, { token: current.token })) ? token : null;
   }
 
