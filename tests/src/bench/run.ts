@@ -121,6 +121,14 @@ const main = async () => {
     const warm = await request(`${base}/agent/search`, key, { query: 'warm-up', top_k: 1 }, 'POST');
     if (warm.status !== 200) throw new Error(`POST /agent/search answered ${warm.status}`);
     process.stdout.write(`knowledge search ready after ${Date.now() - embedded} ms\n`);
+    // Every question once, ten at a time, before anything is measured: the articles' answer
+    // sentences are embedded in the background after the import, and the questions' own
+    // embeddings are made on first sight; the rows measure the steady state, not that start-up.
+    const warming = Date.now();
+    for (let i = 0; i < questionList.length; i += 10) {
+      await Promise.all(questionList.slice(i, i + 10).map((message) => request(`${base}/agent/messages`, key, { message })));
+    }
+    process.stdout.write(`agent warm after ${Date.now() - warming} ms (${questionList.length} questions, 10 at a time)\n`);
 
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };

@@ -102,6 +102,9 @@ export class GroundedResponder implements Responder {
  */
 const inContext = (passage: Passage, sentence: string): string => `${passage.heading ?? passage.title}: ${sentence}`;
 
+/** The texts an answer from `passage` compares with a question: embedded when the article is indexed, so no customer waits for them. */
+export const answerTexts = (passage: Passage): string[] => unitsOf(passage).map((u) => inContext(passage, u.text));
+
 /** A sentence within this much similarity of the best one answers too (chosen on the tuning half of tests/fixtures/eval). */
 export const UNIT_MARGIN = 0.04;
 /** How much a sentence's share of the question's words adds to its similarity. */

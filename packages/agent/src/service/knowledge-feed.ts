@@ -3,6 +3,7 @@ import { ArticleEvent } from '@support/domain';
 import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
+import { answerTexts } from '../responders/grounded';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '@support/application';
@@ -119,10 +120,14 @@ export class KnowledgeFeed {
     }
     for (const id of touched) {
       const article = this.articles.get(id)!;
-      // Its passages are embedded now, in the background, not when the first question needs them.
-      if (this.index.upsert(article) && this.semantic) {
-        this.semantic
-          .warm(this.index.passagesOf(article.workspace_id, id))
+      // Its passages, and the sentences an answer compares with a question, are embedded now, in
+      // the background (and kept on disk), not when the first question needs them.
+      const semantic = this.semantic;
+      if (this.index.upsert(article) && semantic) {
+        const passages = this.index.passagesOf(article.workspace_id, id);
+        semantic
+          .warm(passages)
+          .then(() => semantic.embed(passages.flatMap(answerTexts), 'passage'))
           .catch((err: unknown) => this.log.warn('could not embed an article', { article_id: id, error: String(err) }));
       }
       this.unsettled.add(id);
