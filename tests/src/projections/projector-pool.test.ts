@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import t from 'tap';
-import { Leases, ProjectorPool, silentLogger } from '@support/application';
+import t, { type Test } from 'tap';
+import { type Clock, Leases, ProjectorPool, silentLogger } from '@support/application';
 import { type Position } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
@@ -12,17 +12,26 @@ import { until, within } from '../support/wait';
 
 const ALL = ALL_PROJECTIONS.map((p) => p.collection.name).sort();
 
-t.test('projectors share the read models out, and take over a dead one’s', async (t) => {
-  const dir = tempDir('pool-');
+/**
+ * Two projector processes, "a" and "b", on one log and read store (in a folder of their own), each
+ * with the Leases `leasesOf` gives it; rounds are driven by hand (tick) with a clock that only
+ * moves when told (`advance`).
+ */
+const twoProjectors = (t: Test, prefix: string, leasesOf: (reads: SqliteReadStore, clock: Clock) => (holder: string) => Leases) => {
+  const dir = tempDir(prefix);
   const events = new SqliteEventStore(join(dir, 'events.sqlite'));
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
   let now = 1_000_000;
   const clock = { now: () => new Date(now) };
-  const leases = new Leases(reads, clock, 10_000);
   const signals: string[] = [];
-  // Rounds are driven by hand (tick) with a clock that only moves when told.
+  const leases = leasesOf(reads, clock);
   const pool = (holder: string) =>
-    new ProjectorPool({ events, reads, leases, clock, log: silentLogger, onCheckpoint: (c) => void signals.push(c) }, ALL_PROJECTIONS, holder, 1e9);
+    new ProjectorPool(
+      { events, reads, leases: leases(holder), clock, log: silentLogger, onCheckpoint: (c) => void signals.push(c) },
+      ALL_PROJECTIONS,
+      holder,
+      1e9,
+    );
   const a = pool('a');
   const b = pool('b');
   t.teardown(async () => {
@@ -32,6 +41,15 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
     await reads.close();
     removeDir(dir);
   });
+  return { events, reads, a, b, signals, now: () => now, advance: (ms: number) => (now += ms) };
+};
+
+t.test('projectors share the read models out, and take over a dead one’s', async (t) => {
+  const shared = (reads: SqliteReadStore, clock: Clock) => {
+    const leases = new Leases(reads, clock, 10_000);
+    return () => leases;
+  };
+  const { events, reads, a, b, signals, now, advance } = twoProjectors(t, 'pool-', shared);
 
   await a.start();
   t.strictSame(a.owned, ALL, 'alone: every read model');
@@ -59,7 +77,7 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   t.ok(signals.includes(readModelCheckpoint(CUSTOMERS.name)), 'each batch is signalled with its checkpoint');
 
   // "a" dies (no more rounds). Once its heartbeat and leases expire, "b" holds them all.
-  now += 10_001;
+  advance(10_001);
   await b.tick();
   t.strictSame(b.owned, ALL, 'the survivor took over every read model');
   await events.append('customer-cus_2', [customerCreated('cus_2')], 'no_stream');
@@ -70,10 +88,10 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
   await a.stop();
   // An instance gone for ten lease lifetimes is forgotten (each run has an id of its own).
   const members = reads.collection({ name: 'projector_members' });
-  await members.put({ id: 'gone', expires_at: now - 1 });
+  await members.put({ id: 'gone', expires_at: now() - 1 });
   await b.tick();
   t.ok(await members.get('gone'), 'recently gone: still known');
-  now += 10 * 10_000 + 1;
+  advance(10 * 10_000 + 1);
   await b.tick();
   t.strictSame(
     (await members.find({})).items.map((m) => m.id),
@@ -82,34 +100,23 @@ t.test('projectors share the read models out, and take over a dead one’s', asy
 });
 
 t.test('a crashed projector’s read models move at its successor’s first round after a missed renewal', async (t) => {
-  const dir = tempDir('pool-crash-');
-  const events = new SqliteEventStore(join(dir, 'events.sqlite'));
-  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
-  let now = 1_000_000;
-  const clock = { now: () => new Date(now) };
-  const bus = new MemoryBus();
   // Each process has its Leases (which answer for its holders on the bus).
-  const pool = (holder: string, leases: Leases) => new ProjectorPool({ events, reads, leases, clock, log: silentLogger }, ALL_PROJECTIONS, holder, 1e9);
-  const crashing = new Leases(reads, clock, 10_000, bus);
-  const surviving = new Leases(reads, clock, 10_000, bus);
-  const a = pool('a', crashing);
-  const b = pool('b', surviving);
-  t.teardown(async () => {
-    await a.stop();
-    await b.stop();
-    await surviving.close();
-    await events.close();
-    await reads.close();
-    removeDir(dir);
-  });
+  const bus = new MemoryBus();
+  const perProcess = new Map<string, Leases>();
+  const own = (reads: SqliteReadStore, clock: Clock) => (holder: string) => {
+    perProcess.set(holder, new Leases(reads, clock, 10_000, bus));
+    return perProcess.get(holder)!;
+  };
+  const { a, b, advance } = twoProjectors(t, 'pool-crash-', own);
+  t.teardown(() => perProcess.get('b')!.close());
   await a.start();
   await b.start();
   t.strictSame([a.owned, b.owned], [ALL, []]);
-  await crashing.close(); // "a" is gone from the bus, as a SIGKILLed process is
-  now += 3_000;
+  await perProcess.get('a')!.close(); // "a" is gone from the bus, as a SIGKILLed process is
+  advance(3_000);
   await b.tick();
   t.strictSame(b.owned, [], 'renewed 3 s ago: maybe only slow, not taken');
-  now += 800;
+  advance(800);
   await b.tick();
   t.strictSame(b.owned, ALL, 'a renewal missed and gone from the bus: every read model, not half (the dead member is not counted live)');
 });
