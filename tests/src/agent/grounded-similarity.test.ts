@@ -1,0 +1,49 @@
+import t from 'tap';
+import { Answer, AnswerSettings, GroundedResponder, Question } from '@support/agent';
+import { hit } from '../support/hits';
+
+/** The grounded responder's sentence choice with the embedding model (`similarity` given), in concise friendly answers. */
+const settings: AnswerSettings = { name: 'Aria', tone: 'friendly', response_length: 'concise', custom_instructions: null, model_tier: 'essential' };
+const responder = new GroundedResponder();
+const ask = (q: Omit<Question, 'settings' | 'history'>): Promise<Answer> => responder.answer({ settings, history: [], ...q });
+
+// With the embedding model: hits carry their similarity, and sentences are scored by `similarity`.
+const PLANS = { ...hit('art_plans', 0, 'Plans and pricing', 'Plus', 'You can switch at any time under Account. Plus is $4.99 a month.', 9), similarity: 0.9 };
+const PLANS_LIMITS = hit('art_plans', 1, 'Plans and pricing', 'Limits', 'Plus holds 50 devices. History is kept for 30 days on Plus.', 0);
+const OTHER = hit('art_other', 0, 'Returns', null, 'Returns are free within 30 days.', 0);
+
+t.test('a question asking how much is answered with the sentence holding an amount, not a closer one without', async (t) => {
+  // Given a price, and a sentence the model finds closer (by more than the margin) to "what does it cost"
+  const similarity = async (texts: readonly string[]) => texts.map((s) => (s.includes('$4.99') ? 0.85 : 0.9));
+  // When asked concisely what the plan costs
+  const answer = await ask({ message: 'What does the mid-tier plan cost?', hits: [PLANS], similarity });
+  // Then the one bubble holds the price
+  t.strictSame(answer.messages, ['Hi there! You can switch at any time under Account. Plus is $4.99 a month.']);
+  // And a question asking no amount gets the closer sentence alone
+  const other = await ask({ message: 'What does the mid-tier plan offer?', hits: [PLANS], similarity });
+  t.strictSame(other.messages, ['Hi there! You can switch at any time under Account.']);
+});
+
+t.test("an answer may come from a part of the best article that search ranked lower, never from another article's", async (t) => {
+  // Given search found the plan's price section, and its article also has a limits section
+  const seen: string[] = [];
+  const similarity = async (texts: readonly string[]) => {
+    seen.push(...texts);
+    return texts.map((s) => (s.includes('30 days') ? 0.95 : 0.8));
+  };
+  const passagesOf = (articleId: string) => [PLANS, PLANS_LIMITS, OTHER].filter((h) => h.passage.articleId === articleId).map((h) => h.passage);
+  // When asked how long history is kept on Plus
+  const answer = await ask({ message: 'How long does Plus keep my history?', hits: [PLANS], similarity, passagesOf });
+  // Then the answer is the limits section's sentence, cited as the same article
+  t.strictSame([answer.messages, answer.sources], [['Hi there! History is kept for 30 days on Plus.'], ['Plans and pricing']]);
+  // And each sentence was compared after its section's heading; the other article's never was
+  t.strictSame(seen, [
+    'Plus: You can switch at any time under Account.',
+    'Plus: Plus is $4.99 a month.',
+    'Limits: Plus holds 50 devices.',
+    'Limits: History is kept for 30 days on Plus.',
+  ]);
+  // And without the article's other passages, only what search found can answer
+  const found = await ask({ message: 'How long does Plus keep my history?', hits: [PLANS], similarity });
+  t.notMatch(found.messages.join(' '), /30 days/);
+});
