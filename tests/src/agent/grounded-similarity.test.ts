@@ -47,3 +47,23 @@ t.test("an answer may come from a part of the best article that search ranked lo
   const found = await ask({ message: 'How long does Plus keep my history?', hits: [PLANS], similarity });
   t.notMatch(found.messages.join(' '), /30 days/);
 });
+
+t.test('a sentence that leans on the one before it comes with it', async (t) => {
+  // Given the closest sentence opens with "Then", continuing the one before it
+  const LOST = {
+    ...hit(
+      'art_2fa',
+      0,
+      'Two-factor authentication',
+      'Lost your phone?',
+      'Sign in with your password and a backup code. Then set up 2FA on your new phone.',
+      9,
+    ),
+    similarity: 0.9,
+  };
+  const similarity = async (texts: readonly string[]) => texts.map((s) => (s.includes('Then') ? 0.9 : 0.8));
+  // When asked concisely how to get back in
+  const answer = await ask({ message: 'I lost my phone, how do I get back in?', hits: [LOST], similarity });
+  // Then the one bubble holds both, in the article's order
+  t.strictSame(answer.messages, ['Hi there! Sign in with your password and a backup code. Then set up 2FA on your new phone.']);
+});

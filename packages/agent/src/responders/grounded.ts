@@ -172,8 +172,11 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
     // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
     let matching = scores ? units.filter((u) => score(u) >= best - UNIT_MARGIN) : units.filter((u) => overlap(u) > 0);
     if (matching.length === 0 && !scores) matching = [units[0]];
-    const ranked = [...matching].sort((a, b) => score(b) - score(a) || a.index - b.index);
-    const rest = units.filter((u) => !matching.includes(u));
+    const ranked = withAntecedents(
+      [...matching].sort((a, b) => score(b) - score(a) || a.index - b.index),
+      units,
+    );
+    const rest = units.filter((u) => !ranked.includes(u));
     firstChunks.push(...chunk(ranked).map((units) => ({ hit, units })));
     // A longer answer is filled from the best article only: never padded with another article's sentences.
     if (hit.passage.articleId === topArticle) laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
@@ -243,6 +246,23 @@ const inTextOrder = (chosen: { hit: SearchHit; units: Unit[] }[]): { hit: Search
     const size = Math.ceil(ordered.length / bubbles);
     return Array.from({ length: bubbles }, (_, i) => ({ hit, units: ordered.slice(i * size, (i + 1) * size) })).filter((c) => c.units.length > 0);
   });
+};
+
+/** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
+const LEANS_BACK = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
+
+/**
+ * Ranked units, each that leans back preceded by the sentence it leans on ("Sign in with a backup
+ * code. Then set up 2FA again" is one answer, its second half alone is none).
+ */
+const withAntecedents = (ranked: Unit[], units: Unit[]): Unit[] => {
+  const out: Unit[] = [];
+  for (const u of ranked) {
+    const before = LEANS_BACK.test(u.text) ? units.find((p) => p.index === u.index - 1) : undefined;
+    if (before && !out.includes(before) && !ranked.includes(before)) out.push(before);
+    if (!out.includes(u)) out.push(u);
+  }
+  return out;
 };
 
 /** Units (best first) into bubbles of at most two, the second only while the bubble stays short. */
