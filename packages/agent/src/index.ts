@@ -5,6 +5,7 @@ export * from './rules/lead';
 export * from './rules/abuse';
 export * from './rules/small-talk';
 export * from './rules/follow-up';
+export * from './rules/off-topic';
 export * from './rules/handoff';
 export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';

@@ -1,4 +1,4 @@
-import { followUpQuery, GroundedResponder, KnowledgeIndex, searchKnowledge, SemanticSearch } from '@support/agent';
+import { followUpQuery, GroundedResponder, KnowledgeIndex, offTopic, searchKnowledge, SemanticSearch } from '@support/agent';
 import { centresOf, type Half } from './eval-set';
 
 /**
@@ -27,7 +27,9 @@ const main = async () => {
       const last = q.turns[q.turns.length - 1];
       const previous = q.turns.length > 1 ? q.turns[q.turns.length - 2] : null;
       const asked = followUpQuery(last, previous);
-      const hits = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
+      const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
+      // As a turn does (KnowledgeFeed.customerHits): an off-topic message is answered from nothing.
+      const hits = (await offTopic(semantic, asked, found)) ? [] : found;
       const answer = await responder.answer({
         settings: { tone: 'friendly', response_length: 'balanced', custom_instructions: null, name: 'Agent', model_tier: 'essential' } as never,
         message: asked,

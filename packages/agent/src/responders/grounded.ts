@@ -249,7 +249,7 @@ const inTextOrder = (chosen: { hit: SearchHit; units: Unit[] }[]): { hit: Search
 };
 
 /** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
-const LEANS_BACK = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
+const CONTINUES = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
 
 /**
  * Ranked units, each that leans back preceded by the sentence it leans on ("Sign in with a backup
@@ -258,7 +258,7 @@ const LEANS_BACK = /^(?:then|after that|afterwards|next|it|this|that|these|those
 const withAntecedents = (ranked: Unit[], units: Unit[]): Unit[] => {
   const out: Unit[] = [];
   for (const u of ranked) {
-    const before = LEANS_BACK.test(u.text) ? units.find((p) => p.index === u.index - 1) : undefined;
+    const before = CONTINUES.test(u.text) ? units.find((p) => p.index === u.index - 1) : undefined;
     if (before && !out.includes(before) && !ranked.includes(before)) out.push(before);
     if (!out.includes(u)) out.push(u);
   }

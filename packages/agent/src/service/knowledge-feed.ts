@@ -4,6 +4,7 @@ import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts } from '../responders/grounded';
+import { offTopic } from '../rules/off-topic';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '@support/application';
@@ -69,6 +70,12 @@ export class KnowledgeFeed {
   /** Passages best first: hybrid (meaning and BM25) when the model runs, else BM25. */
   search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): Promise<SearchHit[]> {
     return searchKnowledge(this.index, this.semantic, workspaceId, query, topK, scope);
+  }
+
+  /** What a customer's message may be answered from: public passages, none when it asks for something off-topic (rules/off-topic.ts). */
+  async customerHits(workspaceId: string, message: string, topK: number): Promise<SearchHit[]> {
+    const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
+    return (await offTopic(this.semantic, message, hits)) ? [] : hits;
   }
 
   /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */

@@ -245,7 +245,7 @@ export class AgentTurns {
       message: asked,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
       // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
-      hits: await this.parts.knowledge.search(workspaceId, asked, TURN_HITS, { customerFacing: true }),
+      hits: await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS),
       similarity: this.parts.knowledge.similarityTo(asked),
       passagesOf: (articleId) => this.parts.knowledge.index.passagesOf(workspaceId, articleId),
     });

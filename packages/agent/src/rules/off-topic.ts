@@ -1,0 +1,49 @@
+import type { SemanticSearch } from '../knowledge/embeddings';
+import type { SearchHit } from '../knowledge/types';
+
+/**
+ * Requests that no help centre answers, whatever its product: jokes, the weather, trivia,
+ * advice on anything but the product. Written for any help centre, none in particular.
+ */
+export const OFF_TOPIC_REQUESTS: readonly string[] = [
+  'Tell me a joke.',
+  'Write me a poem, a song or a story.',
+  'What will the weather be like tomorrow?',
+  'Recommend a good movie, TV show, book or song.',
+  'Which stocks or cryptocurrency should I invest in?',
+  'Give me a recipe for dinner.',
+  'Who won the match last night?',
+  'What is the capital of this country?',
+  'Solve this maths problem for me.',
+  'Translate this sentence into another language.',
+  'Are you a human or a bot?',
+  "What's your favourite colour?",
+  'Tell me about a famous person in history.',
+  'Help me with my homework.',
+  'What time is it right now?',
+  'What do you think about politics and the news?',
+  'Book me a restaurant, a flight or a hotel.',
+  'Give me dating or relationship advice.',
+  'Write some code for me.',
+];
+
+/**
+ * How much closer to an off-topic request than to the best passage a message must be to count
+ * as off-topic. Tuning half of tests/fixtures/eval: answerable questions stay at least 0.017
+ * closer to a passage; the off-topic and small-talk messages that reach a passage at all are
+ * 0.009 to 0.118 closer to a request.
+ */
+export const OFF_TOPIC_MARGIN = 0;
+
+/**
+ * Whether a customer's message asks for something off-topic: closer in meaning to one of
+ * OFF_TOPIC_REQUESTS than to any passage search found. Such a message cites nothing, however
+ * many of its words the help centre happens to use ("a joke about programmers", "which stocks
+ * should I buy this year"). Without the embedding model, never (BM25's word-share rule stands).
+ */
+export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
+  if (!semantic || hits.length === 0) return false;
+  const closest = Math.max(...hits.map((h) => h.similarity ?? -1));
+  const requests = await semantic.textSimilarities(message, OFF_TOPIC_REQUESTS);
+  return Math.max(...requests) > closest + OFF_TOPIC_MARGIN;
+};

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { OFF_TOPIC_REQUESTS, offTopic } from '@support/agent';
+import { hit } from '../support/hits';
+
+/** The off-topic rule: a message closer in meaning to a request no help centre answers than to any passage found. */
+const PLANS = { ...hit('art_plans', 0, 'Plans', null, 'Plus is $4.99 a month.', 3), similarity: 0.83 };
+const model = (requestSimilarity: number) => ({
+  asked: [] as string[][],
+  async textSimilarities(_message: string, texts: readonly string[]) {
+    this.asked.push([...texts]);
+    return texts.map((_, i) => (i === 0 ? requestSimilarity : 0.5));
+  },
+});
+
+t.test('a message closer to an off-topic request than to any passage is off-topic', async (t) => {
+  // Given search found a passage at 0.83, and the message is 0.85 from "Tell me a joke."
+  const semantic = model(0.85);
+  // When judged
+  // Then it is off-topic, judged against every request
+  t.strictSame(await offTopic(semantic, 'Tell me a joke about programmers', [PLANS]), true);
+  t.strictSame(semantic.asked, [[...OFF_TOPIC_REQUESTS]]);
+});
+
+t.test('a message closer to a passage is not', async (t) => {
+  t.strictSame(await offTopic(model(0.82), 'How much is Plus?', [PLANS]), false);
+  // And the closest passage counts, not the first
+  t.strictSame(await offTopic(model(0.85), 'How much is Plus?', [PLANS, { ...PLANS, similarity: 0.9 }]), false);
+});
+
+t.test('without the model or without hits nothing is judged off-topic', async (t) => {
+  t.strictSame(await offTopic(null, 'Tell me a joke', [PLANS]), false);
+  const semantic = model(0.99);
+  t.strictSame(await offTopic(semantic, 'Tell me a joke', []), false);
+  t.strictSame(semantic.asked, [], 'and the model is not asked');
+});
