@@ -28,6 +28,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages
+COPY --from=build /app/features ./features
 COPY --from=build /app/services ./services
 COPY --from=build /app/models ./models
 USER node

@@ -1,5 +1,5 @@
 import { formatPosition, parsePosition, Position } from '@support/eventstore';
-import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
+import { AnyProjection, CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
 import type { BusSubscription } from '@support/bus';
 import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
@@ -12,7 +12,6 @@ import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
 import { Imports } from './commands/imports';
 import { Reservations } from './commands/reservations';
-import { Tags } from './commands/tags';
 import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
@@ -23,8 +22,15 @@ import { Leases } from './workers/leases';
 /** Where projectors announce their checkpoints (outside the bus's durable subjects). */
 const CHECKPOINT_SIGNAL = 'signals.checkpoint';
 
+/** What the features put together (@support/catalog): every read model's projection and every event type. */
+export interface Catalog {
+  readonly projections: readonly AnyProjection[];
+  readonly eventTypes: readonly string[];
+}
+
 export interface ApplicationOptions {
   config: Config;
+  catalog: Catalog;
   log: Logger;
   clock?: Clock;
   ids?: IdSource;
@@ -50,7 +56,8 @@ export class Application {
   readonly workspaces: Workspaces;
   readonly keys: ApiKeys;
   readonly customers: Customers;
-  readonly tags: Tags;
+  /** Unique claims (a customer's e-mail, a tag's name) as streams of their own. */
+  readonly reservations: Reservations;
   readonly imports: Imports;
   readonly conversations: Conversations;
   readonly webhookEndpoints: WebhookEndpoints;
@@ -68,14 +75,14 @@ export class Application {
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? ulidIds(this.clock);
-    this.engines = options.engines ?? openEngines(options.config);
+    this.engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
     const deps: Deps = { events: this.engines.events, clock: this.clock, ids: this.ids };
     this.deps = deps;
     const reservations = new Reservations(deps);
+    this.reservations = reservations;
     this.workspaces = new Workspaces(deps, reservations);
     this.keys = new ApiKeys(deps, this.workspaces);
     this.customers = new Customers(deps, reservations);
-    this.tags = new Tags(deps, reservations);
     this.imports = new Imports(deps, this.workspaces);
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
@@ -90,7 +97,7 @@ export class Application {
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector
-      ? new Projector(this.engines.events, this.engines.reads, ALL_PROJECTIONS, this.log.child({ component: 'projector' }), {
+      ? new Projector(this.engines.events, this.engines.reads, options.catalog.projections, this.log.child({ component: 'projector' }), {
           onCheckpoint: this.signalCheckpoint,
           setAsideAfter: options.config.projectionSetAsideAfter,
         })
@@ -101,7 +108,7 @@ export class Application {
       this.projector ??
       new CheckpointWatch(
         this.engines.reads,
-        [[CHECKPOINT], ALL_PROJECTIONS.map((p) => readModelCheckpoint(p.collection.name))],
+        [[CHECKPOINT], options.catalog.projections.map((p) => readModelCheckpoint(p.collection.name))],
         this.engines.bus.shared ? 1000 : 20,
       );
   }

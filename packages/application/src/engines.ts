@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bus, LazyBus } from '@support/bus';
-import { DOMAIN_EVENT_TYPES } from '@support/domain';
 import type { EventStore } from '@support/eventstore';
 import type { ReadStore } from '@support/readstore';
 import { Config } from './config';
@@ -28,11 +27,15 @@ export interface Engines {
   close(): Promise<void>;
 }
 
-/** The only place that knows which engines run: everything else sees the ports. */
-export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>): Engines => {
+/**
+ * The only place that knows which engines run: everything else sees the ports. `eventTypes`:
+ * what a subscription to a shared log (EventStoreDB's `$all`) asks for (@support/catalog's
+ * EVENT_TYPES); without them, every event but the engine's own.
+ */
+export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>, eventTypes?: readonly string[]): Engines => {
   if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
   const events: EventStore = config.eventstoreUrl
-    ? new (adapters.esdb())(config.eventstoreUrl, { eventTypes: DOMAIN_EVENT_TYPES })
+    ? new (adapters.esdb())(config.eventstoreUrl, { eventTypes })
     : new (adapters.sqliteEvents())(join(config.dataDir, 'events.sqlite'));
   const reads: ReadStore = config.mongodbUrl
     ? new (adapters.mongo())(config.mongodbUrl)

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './codec';
 export * from './route';
+export * from './write-helpers';
 export * from './mount';
 export * from './api';
 export * from './resources';

@@ -1,4 +1,4 @@
-import type { Projection } from './projection';
+import type { AnyProjection } from './projection';
 
 /**
  * Splits projections into at most `groups` groups of about equal work, for a rebuild that runs
@@ -7,11 +7,11 @@ import type { Projection } from './projection';
  * to the group with the least so far (longest-processing-time first); groups keep the order
  * the projections were given in, and none is empty.
  */
-export const partitionProjections = (projections: readonly Projection[], groups: number, counts: Record<string, number> | null): Projection[][] => {
-  const weight = (p: Projection) => (counts ? p.handles.reduce((sum, type) => sum + (counts[type] ?? 0), 0) : 1);
+export const partitionProjections = (projections: readonly AnyProjection[], groups: number, counts: Record<string, number> | null): AnyProjection[][] => {
+  const weight = (p: AnyProjection) => (counts ? p.handles.reduce((sum, type) => sum + (counts[type] ?? 0), 0) : 1);
   const n = Math.max(1, Math.min(groups, projections.length));
   const load = new Array<number>(n).fill(0);
-  const groupOf = new Map<Projection, number>();
+  const groupOf = new Map<AnyProjection, number>();
   const byWeight = projections.map((p, i) => ({ p, i, w: weight(p) })).sort((a, b) => b.w - a.w || a.i - b.i);
   for (const { p, w } of byWeight) {
     const g = load.indexOf(Math.min(...load));

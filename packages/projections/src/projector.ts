@@ -13,7 +13,7 @@ import {
 } from '@support/eventstore';
 import { CheckpointWriter, Collection, CollectionWrites, Doc, ReadStore } from '@support/readstore';
 import { FailureStreak, isolateBatch, SET_ASIDE_AFTER } from './isolate';
-import { Projection, ProjectedEvent } from './projection';
+import { AnyProjection, LoggedEvent, ProjectedEvent } from './projection';
 import type { Logger } from '@support/kernel';
 import { CHECKPOINT, ProjectionWatch, ProjectorOptions, readModelCheckpoint } from './projector-options';
 import { SetAsideLog, setAsideId } from './set-aside';
@@ -22,7 +22,7 @@ import { REBUILD_FLUSH_AT, WriteBehind } from './write-behind';
 /** Health reads the set-aside records again at most this often (an operator skips them from another process). */
 const SET_ASIDE_REFRESH_MS = 1000;
 
-type Route = { projection: Projection; collection: Collection<Doc> };
+type Route = { projection: AnyProjection; collection: Collection<Doc> };
 
 /**
  * Applies events to read models. Each document remembers the position of the last event
@@ -46,7 +46,7 @@ export class Projector implements ProjectionWatch {
   constructor(
     private readonly events: EventStore,
     private readonly store: ReadStore,
-    private readonly projections: readonly Projection[],
+    private readonly projections: readonly AnyProjection[],
     private readonly log: Logger,
     private readonly options: ProjectorOptions = {},
   ) {
@@ -133,7 +133,7 @@ export class Projector implements ProjectionWatch {
 
   /** Applies `event` to one read model alone, written at once (isolation, and an operator's retry). */
   async applyAlone(event: RecordedEvent, readModel: string): Promise<void> {
-    const e = event as unknown as ProjectedEvent;
+    const e: ProjectedEvent<LoggedEvent> = event;
     const routes = (this.routes.get(e.type) ?? []).filter((r) => r.collection.name === readModel);
     const docs = new WriteBehind();
     for (const { projection, collection } of routes) for (const id of projection.targets(e)) await docs.load(collection, id);
@@ -160,7 +160,7 @@ export class Projector implements ProjectionWatch {
     // them by `_pos`.
     const docs = new WriteBehind();
     for (const event of batch) {
-      const reading = this.applyOne(event as unknown as ProjectedEvent, docs);
+      const reading = this.applyOne(event, docs);
       if (reading) await reading;
     }
     await this.commit(docs.take(), batch[batch.length - 1].position);
@@ -180,7 +180,7 @@ export class Projector implements ProjectionWatch {
    * known to the cache (a rebuild's usual case: no promise per event); otherwise a promise
    * that reads the unknown ones first.
    */
-  private applyOne(event: ProjectedEvent, docs: WriteBehind): Promise<void> | undefined {
+  private applyOne(event: ProjectedEvent<LoggedEvent>, docs: WriteBehind): Promise<void> | undefined {
     const routes = this.routesOf(event);
     if (routes === undefined) return undefined;
     let reads: Promise<void>[] | undefined;
@@ -192,14 +192,14 @@ export class Projector implements ProjectionWatch {
   }
 
   /** The routes of the event, but those that set it aside. */
-  private routesOf(event: ProjectedEvent): Route[] | undefined {
+  private routesOf(event: ProjectedEvent<LoggedEvent>): Route[] | undefined {
     const routes = this.routes.get(event.type);
     if (routes === undefined || this.skipped.size === 0) return routes;
     const at = formatPosition(event.position);
     return routes.filter((r) => !this.skipped.has(setAsideId(r.collection.name, at)));
   }
 
-  private applyKnown(event: ProjectedEvent, routes: readonly Route[], docs: WriteBehind): void {
+  private applyKnown(event: ProjectedEvent<LoggedEvent>, routes: readonly Route[], docs: WriteBehind): void {
     const key = positionKey(event.position);
     for (const { projection, collection } of routes) {
       for (const id of projection.targets(event)) {
@@ -265,7 +265,7 @@ export class Projector implements ProjectionWatch {
         break;
       }
       for (const event of batch) {
-        const reading = this.applyOne(event as unknown as ProjectedEvent, docs);
+        const reading = this.applyOne(event, docs);
         if (reading) await reading;
         if (docs.size >= flushAt) await docs.flush();
       }

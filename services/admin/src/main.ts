@@ -5,6 +5,7 @@ import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
 import { projectionsCommand } from './commands/projections';
 import { workspaceCommand } from './commands/workspace';
+import { CATALOG } from '@support/catalog';
 
 const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
   workspace create --name NAME [--slug SLUG] [--plan PLAN] [--credits N] [--sla-tracking on|off] [--email EMAIL]
@@ -31,7 +32,7 @@ const main = async (argv: string[]): Promise<number> => {
   const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.
   const log = jsonLogger(adminLogLevel(), { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
-  const app = new Application({ config, log, projector: false });
+  const app = new Application({ catalog: CATALOG, config, log, projector: false });
   try {
     await command(app, output(rest.includes('--json')), rest);
     return 0;

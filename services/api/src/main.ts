@@ -2,6 +2,7 @@ import { Agent } from '@support/agent';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { apiOf } from '@support/http';
 import { runUntilSignal } from './server';
+import { CATALOG } from '@support/catalog';
 
 /**
  * The API alone (scale-out, any number of instances): read models are kept by the projector
@@ -9,5 +10,5 @@ import { runUntilSignal } from './server';
  */
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'api', instance: config.instanceId });
-const app = new Application({ config, log, projector: false });
+const app = new Application({ catalog: CATALOG, config, log, projector: false });
 void runUntilSignal(apiOf(app, new Agent(app), { sharedLimits: true }), 'api');

@@ -1,6 +1,6 @@
 import { Application, jsonLogger, loadConfigOrExit, ProjectorPool } from '@support/application';
 import { runUntilSignal } from '@support/http/server';
-import { ALL_PROJECTIONS } from '@support/projections';
+import { ALL_PROJECTIONS, CATALOG } from '@support/catalog';
 
 /**
  * The projector alone (scale-out, any number of instances): the read models are leased out
@@ -8,7 +8,7 @@ import { ALL_PROJECTIONS } from '@support/projections';
  */
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'projector', instance: config.instanceId });
-const app = new Application({ config, log, projector: false });
+const app = new Application({ catalog: CATALOG, config, log, projector: false });
 const { events, reads } = app.engines;
 const pool = new ProjectorPool(
   { events, reads, leases: app.leases, clock: app.clock, log, onCheckpoint: app.signalCheckpoint, setAsideAfter: config.projectionSetAsideAfter },

@@ -5,6 +5,7 @@ import { Dispatcher } from '@support/dispatcher';
 import { apiOf } from '@support/http';
 import { configuredNotifier, Relay } from '@support/relay';
 import { SlaMonitor, TicketResponses } from '@support/sla-monitor';
+import { CATALOG } from '@support/catalog';
 
 /**
  * `npm start`: API, projector, webhook dispatcher and SLA monitor in one process, on the
@@ -14,7 +15,7 @@ import { SlaMonitor, TicketResponses } from '@support/sla-monitor';
  */
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'standalone' });
-const app = new Application({ config, log, projector: true });
+const app = new Application({ catalog: CATALOG, config, log, projector: true });
 // A bus that keeps history (NATS JetStream) carries the relay's events to the dispatcher; the
 // in-process one keeps none, so then the dispatcher reads the log itself.
 const viaBus = app.engines.bus.durable;

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { Agent, type Answer, type Question, type Responder } from '@support/agent';
 import { Application, conversationAggregate, conversationStream, keyedIds, load as loadStream, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 // The charge and the reply are one outcome: a turn whose reply is not recorded charges nothing.
 
@@ -19,7 +20,7 @@ class MidTurn implements Responder {
 const setUp = async (t: Test) => {
   const dir = tempDir('turns-');
   const responder = new MidTurn();
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
   const agent = new Agent(app, { responder });
   await app.start();
   t.teardown(async () => {

@@ -1,11 +1,12 @@
 import t, { type Test } from 'tap';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 /** An application on a fresh data directory with one workspace, stopped and removed after the test. */
 const withWorkspace = async (t: Test, name: string) => {
   const dir = tempDir(`${name.toLowerCase()}-`);
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
   t.teardown(async () => {
     await app.stop();
     removeDir(dir);
@@ -17,8 +18,8 @@ const withWorkspace = async (t: Test, name: string) => {
 t.test('folded-state cache: a second process writing the same stream is seen', async (t) => {
   const dir = tempDir('cache-');
   // Two applications on one data directory stand for two processes (API and admin CLI, or two APIs).
-  const a = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
-  const b = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  const a = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
+  const b = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: false });
   t.teardown(async () => {
     await a.stop();
     await b.stop();

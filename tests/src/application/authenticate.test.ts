@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { Application, Clock, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 // Operator interface: "A verified key is cached for 500 ms, so a revocation or plan change
 // applies within a second." The cache runs on the application's clock, injected here.
@@ -9,7 +10,7 @@ const setup = async (t: Test) => {
   const dir = tempDir('auth-');
   const time = { now: Date.parse('2026-03-01T12:00:00.000Z') };
   const clock: Clock = { now: () => new Date(time.now) };
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
   await app.start();
   t.teardown(async () => {
     await app.stop();

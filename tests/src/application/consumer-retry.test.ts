@@ -4,6 +4,7 @@ import type { RecordedEvent } from '@support/eventstore';
 import type { Collection, Doc, ReadStore } from '@support/readstore';
 import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';
+import { CATALOG } from '@support/catalog';
 
 // Consumers survive faults: an error makes them retry with backoff from their last position
 // (never stop), health says so meanwhile, and nothing is lost once the fault clears.
@@ -45,7 +46,13 @@ t.test('the projector retries a failing read store and catches up; health shows 
   const engines = openEngines(config);
   const { store, state } = flaky(engines.reads);
   const lines: string[] = [];
-  const app = new Application({ config, log: jsonLogger('info', {}, (l) => lines.push(l)), projector: true, engines: { ...engines, reads: store } });
+  const app = new Application({
+    catalog: CATALOG,
+    config,
+    log: jsonLogger('info', {}, (l) => lines.push(l)),
+    projector: true,
+    engines: { ...engines, reads: store },
+  });
   await app.start();
   t.teardown(async () => {
     await app.stop();

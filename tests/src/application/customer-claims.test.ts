@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { Application, loadConfig, openEngines, reservationStream, silentLogger } from '@support/application';
 import { AppendResult, EventStore, PartialAppendError, StreamAppend } from '@support/eventstore';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 // A create claims the customer's e-mail, phone and external id and appends the customer in one
 // appendMany. On SQLite that is all or none; an engine that appends one stream at a time
@@ -35,7 +36,7 @@ const setup = async (t: Test, wrap: (events: EventStore) => EventStore = (events
   const dir = tempDir('claims-');
   const config = loadConfig({ DATA_DIR: dir });
   const engines = openEngines(config);
-  const app = new Application({ config, log: silentLogger, projector: true, engines: { ...engines, events: wrap(engines.events) } });
+  const app = new Application({ catalog: CATALOG, config, log: silentLogger, projector: true, engines: { ...engines, events: wrap(engines.events) } });
   await app.start();
   t.teardown(async () => {
     await app.stop();

@@ -15,6 +15,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['application'],
   ['agent'],
   ['http'],
+  // One folder per feature (features/*), each above the cores it builds on.
+  ['tags'],
+  // The features put together: every event and read model.
+  ['catalog'],
   ['api', 'projector', 'relay', 'dispatcher', 'sla-monitor', 'admin'],
   // The embedded default runs every process in one.
   ['standalone'],

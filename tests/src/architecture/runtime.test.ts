@@ -40,6 +40,15 @@ t.test('the image: built in one stage, run from another on Node 24 as a user who
     [],
     'no tests and no whole-tree copy',
   );
+  // Every workspace folder the product runs from (packages/*, features/*, services/*) is in the image.
+  const groups = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces
+    .map((w) => w.replace(/\/\*$/, ''))
+    .filter((g) => g !== 'tests');
+  t.strictSame(
+    groups.filter((g) => !copies.includes(`COPY --from=build /app/${g} ./${g}`)),
+    [],
+    'every workspace folder copied',
+  );
 });
 
 t.test('engines: Node 22 or newer; CI installs Node 24 from the npm registry', async (t) => {

@@ -7,6 +7,7 @@ import { benchArticles, importArticles } from './agent';
 import { waitForKey } from './api';
 import { nodeJson, startNode, stop } from './children';
 import { Load, measure, Side, table } from './load';
+import { CATALOG } from '@support/catalog';
 
 /**
  * `npm run bench -- --growth[=SCALE]`: how the embedded default's costs grow with the data. The
@@ -62,7 +63,7 @@ const inParallel = async (what: string, n: number, work: (i: number) => Promise<
  * minutes faster than over HTTP. Returns the ids the measurements use.
  */
 const seed = async (dataDir: string, workspaceId: string, sizes: Sizes) => {
-  const app = new Application({ config: loadConfig({ ...process.env, DATA_DIR: dataDir }), log: silentLogger, projector: false });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ ...process.env, DATA_DIR: dataDir }), log: silentLogger, projector: false });
   await app.start();
   try {
     const ctx = { workspaceId, actor: 'growth-seed', requestId: 'growth-seed' };

@@ -10,6 +10,7 @@ import { Agent } from '@support/agent';
 import { apiOf, customerJson, dispatchRoutes, type Api } from '@support/http';
 import { apiLayers, createHttpApp, ROUTES } from '@support/api';
 import { median } from './load';
+import { CATALOG } from '@support/catalog';
 
 /**
  * `npm run --silent bench:layers -- [seconds] [rounds]`: what each layer of the API adds to a
@@ -75,6 +76,7 @@ const main = async () => {
   const rounds = Number(process.argv[3] ?? 3);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'support-layers-'));
   const app = new Application({
+    catalog: CATALOG,
     config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '100000', AGENT_RERANKER: 'off' }),
     log: silentLogger,
     projector: true,

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { connect } from 'nats';
 import type { NewEvent } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
-import { ALL_PROJECTIONS, readModelCheckpoint } from '@support/projections';
+import { readModelCheckpoint } from '@support/projections';
 import { LocalFerretDb, withDatabase } from '../support/ferret';
 import { LocalNatsServer } from '../support/nats';
 import { Receiver } from '../support/receiver';
@@ -15,6 +15,7 @@ import { Child, nodeJson, startNode, stop } from './children';
 import { request, seed, waitForKey } from './api';
 import { KILL_EVERY_MS, killsTable, PHASE_SECONDS, writesUnderKills } from './kills';
 import { compare, table } from './load';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 /**
  * `npm run bench -- --topology=scaled`: the scale-out on this machine — the embedded event

@@ -11,6 +11,7 @@ import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
 import { serviceFixture } from '../support/fixture';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 const e2e = serviceFixture();
 
@@ -218,7 +219,7 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
         }
       : c;
   };
-  const app = new Application({ config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
+  const app = new Application({ catalog: CATALOG, config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
   await app.start();
   const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Broken' });
   const { key, position } = await app.keys.create({ workspaceId: null, actor: 'test', requestId: null }, { workspaceId: workspace.id, name: 'k' });

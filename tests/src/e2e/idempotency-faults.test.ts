@@ -10,6 +10,8 @@ import { until } from '../support/wait';
 import { tenant } from '../support/workspace';
 import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
+import { CATALOG } from '@support/catalog';
+import { tagsOf } from '@support/tags/routes';
 
 /**
  * A write that was saved never answers 500, and a retry with the same Idempotency-Key after any
@@ -23,6 +25,7 @@ const system = { workspaceId: null, actor: 'test', requestId: null };
 const serve = async (t: Test, dir: string, opts: { projector: boolean; timeoutMs?: number; reads?: (r: ReadStore) => ReadStore }) => {
   const engines = openEngines({ dataDir: dir });
   const app = new Application({
+    catalog: CATALOG,
     config: {
       ...loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
       dataDir: dir,
@@ -102,7 +105,7 @@ t.test('a read-back that fails: 503, never 500; the retry answers the resource; 
       return get(workspaceId, id);
     };
   };
-  failWhileFailing(svc.app.reads.tags);
+  failWhileFailing(tagsOf(svc.app).reads);
   failWhileFailing(svc.app.reads.webhookEndpoints);
   const api: Client = client(svc.url, key);
   const tag = await api.post('/tags', { name: 'Urgent' }, { 'Idempotency-Key': 'tag-1' });

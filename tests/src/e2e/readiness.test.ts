@@ -6,6 +6,7 @@ import { client } from '../support/client';
 import { removeDir, tempDir } from '../support/service';
 import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
+import { CATALOG } from '@support/catalog';
 
 // GET /readyz says whether to send the process traffic: every engine answers, and no consumer
 // lags. An engine that cannot be reached turns it 503, naming the engine, while /healthz
@@ -17,7 +18,7 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
   let busDown = false;
   const ping = engines.bus.ping.bind(engines.bus);
   engines.bus.ping = () => (busDown ? Promise.reject(new Error('bus unreachable')) : ping());
-  const app = new Application({ config, log: silentLogger, engines, projector: false });
+  const app = new Application({ catalog: CATALOG, config, log: silentLogger, engines, projector: false });
   const server = createHttpApp(apiOf(app, new Agent(app))).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   t.teardown(async () => {

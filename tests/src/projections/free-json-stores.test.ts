@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { silentLogger } from '@support/application';
 import { freeJsonProblem } from '@support/domain';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
-import { ALL_PROJECTIONS, CONVERSATIONS, CUSTOMERS, MESSAGES, Projector } from '@support/projections';
+import { CONVERSATIONS, CUSTOMERS, MESSAGES, Projector } from '@support/projections';
 import type { ReadStore } from '@support/readstore';
 import { MongoReadStore } from '@support/readstore/mongo';
 import { SqliteReadStore } from '@support/readstore/sqlite';
@@ -14,6 +14,7 @@ import { mongoServerUrl, mongoSkip, withDatabase } from '../support/ferret';
 import { atLimits, goodObject } from '../support/free-json-arb';
 import { checkProperty, expectSame, propertySeed } from '../support/property';
 import { removeDir, tempDir } from '../support/service';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 /**
  * The other half of "the API never appends an event a read store cannot apply": every

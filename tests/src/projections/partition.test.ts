@@ -1,5 +1,6 @@
 import t from 'tap';
-import { ALL_PROJECTIONS, partitionProjections } from '@support/projections';
+import { partitionProjections } from '@support/projections';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 const names = (groups: { collection: { name: string } }[][]) => groups.map((g) => g.map((p) => p.collection.name));
 const pick = (...wanted: string[]) => ALL_PROJECTIONS.filter((p) => wanted.includes(p.collection.name));

@@ -3,12 +3,14 @@ import t, { type Test } from 'tap';
 import { type Clock, Leases, ProjectorPool, silentLogger } from '@support/application';
 import { type Position } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
-import { ALL_PROJECTIONS, CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint, TAGS } from '@support/projections';
+import { CHECKPOINT, CheckpointWatch, CUSTOMERS, readModelCheckpoint } from '@support/projections';
 import { MemoryBus } from '@support/bus/memory';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { until, within } from '../support/wait';
+import { ALL_PROJECTIONS } from '@support/catalog';
+import { TAGS } from '@support/tags';
 
 const ALL = ALL_PROJECTIONS.map((p) => p.collection.name).sort();
 

@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { silentLogger } from '@support/application';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
-import { ALL_PROJECTIONS, CUSTOMERS, Projector, TAGS } from '@support/projections';
+import { CUSTOMERS, Projector } from '@support/projections';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, ev, messageData, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { within } from '../support/wait';
+import { ALL_PROJECTIONS } from '@support/catalog';
+import { TAGS } from '@support/tags';
 
 const setup = (t: Test) => {
   const dir = tempDir('proj-');

@@ -3,12 +3,14 @@ import t, { type Test } from 'tap';
 import { silentLogger } from '@support/application';
 import { formatPosition, RecordedEvent } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
-import { ALL_PROJECTIONS, CUSTOMERS, Projector, readModelCheckpoint, SetAsideLog, TAGS } from '@support/projections';
+import { CUSTOMERS, Projector, readModelCheckpoint, SetAsideLog } from '@support/projections';
 import type { ReadStore } from '@support/readstore';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { customerCreated, ev, tagCreated } from '../support/events';
 import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';
+import { ALL_PROJECTIONS } from '@support/catalog';
+import { TAGS } from '@support/tags';
 
 /** Customer metadata nested 999 levels deep: SQLite's JSON functions (the read model's indexes) refuse it as "malformed JSON". */
 const deep = (levels = 999): Record<string, unknown> => {

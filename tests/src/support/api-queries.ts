@@ -1,6 +1,7 @@
 import { DELIVERIES, WEBHOOK_EVENTS } from '@support/application';
-import { ARTICLES, CANNED_RESPONSES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TAGS, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import { ARTICLES, CANNED_RESPONSES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { CollectionSpec, FindQuery } from '@support/readstore';
+import { TAGS } from '@support/tags';
 
 export interface ApiQuery {
   spec: CollectionSpec;

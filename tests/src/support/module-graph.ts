@@ -16,9 +16,9 @@ export interface Workspace {
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
-/** Every workspace package of the product (packages/* and services/*; the tests are not one). */
+/** Every workspace package of the product (packages/*, features/* and services/*; the tests are not one). */
 export const workspaces = (): Workspace[] =>
-  ['packages', 'services'].flatMap((group) =>
+  ['packages', 'features', 'services'].flatMap((group) =>
     readdirSync(join(ROOT, group))
       .filter((d) => existsSync(join(ROOT, group, d, 'package.json')))
       .map((d) => {

@@ -7,6 +7,7 @@ import { Deliverer } from '@support/dispatcher/dist/deliverer';
 import { Receiver } from '../support/receiver';
 import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';
+import { CATALOG } from '@support/catalog';
 
 // Webhook bookkeeping is exact under load: every attempt's outcome is counted on its endpoint
 // (the disable rule fires at exactly the 15th failure in a row, however many fail at once), and
@@ -49,6 +50,7 @@ const setup = async (t: Test, concurrency: number) => {
   const config = loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   const engines = openEngines(config);
   const app = new Application({
+    catalog: CATALOG,
     config,
     log: jsonLogger('info', {}, (l) => lines.push(l)),
     projector: true,

@@ -4,6 +4,7 @@ import { removeDir, tempDir } from '../support/service';
 // The deliverer is internal to the dispatcher service; tested through its compiled module.
 import { Deliverer } from '@support/dispatcher/dist/deliverer';
 import { until } from '../support/wait';
+import { CATALOG } from '@support/catalog';
 
 // Found by the fuzz (scripts/schemathesis.sh): retries of one delivery in quick succession left
 // it due while its next attempt's lease was held, and the deliverer looked at it again and
@@ -13,7 +14,7 @@ import { until } from '../support/wait';
 const setup = async (t: Test, options: { clock?: Clock; takeOverAfterMs?: number } = {}) => {
   const dir = tempDir('deliverer-');
   const config = loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  const app = new Application({ config, log: silentLogger, projector: true, clock: options.clock });
+  const app = new Application({ catalog: CATALOG, config, log: silentLogger, projector: true, clock: options.clock });
   await app.start();
   const deliverer = new Deliverer(app, silentLogger, { policy: { baseMs: 60_000, maxMs: 60_000 }, takeOverAfterMs: options.takeOverAfterMs });
   t.teardown(async () => {

@@ -5,10 +5,16 @@ import { START } from '@support/eventstore';
 import { removeDir, tempDir } from '../support/service';
 // Intake is internal to the dispatcher service; tested through its compiled module.
 import { Intake } from '@support/dispatcher/dist/intake';
+import { CATALOG } from '@support/catalog';
 
 t.test('intake is idempotent: an event accepted twice records one event and one delivery per endpoint', async (t) => {
   const dir = tempDir('intake-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }), log: silentLogger, projector: true });
+  const app = new Application({
+    catalog: CATALOG,
+    config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
+    log: silentLogger,
+    projector: true,
+  });
   await app.start();
   t.teardown(async () => {
     await app.stop();
@@ -41,7 +47,7 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
 
 t.test('payloads: each is the resource right after its event, whatever order events are built in', async (t) => {
   const dir = tempDir('payloads-');
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, projector: true });
   await app.start();
   t.teardown(async () => {
     await app.stop();

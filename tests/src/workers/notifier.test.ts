@@ -4,6 +4,7 @@ import { Notifier } from '@support/relay';
 import type { Mail, Mailer } from '@support/webhooks';
 import { removeDir, tempDir } from '../support/service';
 import { until } from '../support/wait';
+import { CATALOG } from '@support/catalog';
 
 // The notifier mails endpoint notices. A mail server that is down is waited for; a notice the
 // server refuses every time is skipped (logged with its log position), and later notices go out.
@@ -12,6 +13,7 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   const dir = tempDir('notifier-');
   const lines: string[] = [];
   const app = new Application({
+    catalog: CATALOG,
     config: loadConfig({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
     log: jsonLogger('info', {}, (l) => lines.push(l)),
     projector: true,

@@ -3,12 +3,13 @@ import { Application, Clock, loadConfig, silentLogger } from '@support/applicati
 import { START } from '@support/eventstore';
 import { SlaMonitor } from '@support/sla-monitor';
 import { removeDir, tempDir } from '../support/service';
+import { CATALOG } from '@support/catalog';
 
 t.test('the SLA monitor on an injected clock: at risk, breached, once each, nothing for met targets', async (t) => {
   const dir = tempDir('sla-');
   let now = Date.parse('2026-03-01T12:00:00.000Z');
   const clock: Clock = { now: () => new Date(now) };
-  const app = new Application({ config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
+  const app = new Application({ catalog: CATALOG, config: loadConfig({ DATA_DIR: dir }), log: silentLogger, clock, projector: true });
   await app.start();
   t.teardown(async () => {
     await app.stop();

@@ -1,17 +1,6 @@
 import type { AgentSettings } from '@support/domain';
 import type { ArticleDocument, CannedResponseDocument, ChannelDocument, ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
-import {
-  AGENTS,
-  API_KEYS,
-  CONVERSATIONS,
-  CUSTOMERS,
-  MESSAGES,
-  TAGS,
-  WEBHOOK_ENDPOINTS,
-  WORKSPACES,
-  type CustomerDocument,
-  type TagDocument,
-} from '@support/projections';
+import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WEBHOOK_ENDPOINTS, WORKSPACES, type CustomerDocument } from '@support/projections';
 import { ARTICLES, CANNED_RESPONSES, CHANNELS, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
@@ -79,7 +68,6 @@ export interface ApiKeyDoc extends Doc {
   revoked_at: string | null;
 }
 export type CustomerDoc = CustomerDocument;
-export type TagDoc = TagDocument;
 export type TicketDoc = TicketDocument;
 export type ArticleDoc = ArticleDocument;
 export type CannedResponseDoc = CannedResponseDocument;
@@ -113,7 +101,6 @@ export class ReadModels {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
-  readonly tags: Scoped<TagDoc>;
   readonly tickets: Scoped<TicketDoc>;
   readonly articles: Scoped<ArticleDoc>;
   readonly cannedResponses: Scoped<CannedResponseDoc>;
@@ -129,7 +116,6 @@ export class ReadModels {
     this.agents = reads.collection<AgentDoc>(AGENTS);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
-    this.tags = new Scoped(reads.collection<TagDoc>(TAGS));
     this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
     this.articles = new Scoped(reads.collection<ArticleDoc>(ARTICLES));
     this.cannedResponses = new Scoped(reads.collection<CannedResponseDoc>(CANNED_RESPONSES));

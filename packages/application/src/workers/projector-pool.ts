@@ -1,5 +1,5 @@
 import type { EventStore, Position } from '@support/eventstore';
-import { CHECKPOINT, Projection, Projector, readModelCheckpoint } from '@support/projections';
+import { AnyProjection, CHECKPOINT, Projector, readModelCheckpoint } from '@support/projections';
 import type { Collection, Doc, ReadStore } from '@support/readstore';
 import type { Clock } from '../clock';
 import type { Logger } from '@support/kernel';
@@ -43,7 +43,7 @@ export class ProjectorPool implements Worker {
 
   constructor(
     private readonly deps: ProjectorPoolDeps,
-    private readonly projections: readonly Projection[],
+    private readonly projections: readonly AnyProjection[],
     private readonly holder: string,
     tickMs = Math.max(50, Math.floor(deps.leases.ttlMs / 4)),
   ) {
@@ -91,7 +91,7 @@ export class ProjectorPool implements Worker {
     }
   }
 
-  private async take(name: string, token: string, projection: Projection): Promise<void> {
+  private async take(name: string, token: string, projection: AnyProjection): Promise<void> {
     const { events, reads, log, onCheckpoint, setAsideAfter } = this.deps;
     const projector = new Projector(events, reads, [projection], log, {
       checkpoint: readModelCheckpoint(name),

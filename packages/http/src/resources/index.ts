@@ -3,7 +3,6 @@
 export * from './common';
 export * from './meta';
 export * from './customer';
-export * from './tag';
 export * from './ticket';
 export * from './article';
 export * from './canned-response';

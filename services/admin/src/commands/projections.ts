@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Application } from '@support/application';
-import { ALL_PROJECTIONS, CHECKPOINT, partitionProjections, Projector } from '@support/projections';
+import { CHECKPOINT, partitionProjections, Projector } from '@support/projections';
 import { adminLogLevel, flags, Output, UsageError, wholeNumber } from '../cli';
 import { rebuildInWorkers } from '../rebuild/in-workers';
 import { listSetAside, retrySetAside, skipSetAside } from './set-aside';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 /**
  * Unless `--workers` says otherwise, worker threads only from a log this long: each costs a

@@ -1,6 +1,7 @@
 import { Application, failure } from '@support/application';
-import { ALL_PROJECTIONS, Projector, SetAsideLog, SetAsideRecord } from '@support/projections';
+import { Projector, SetAsideLog, SetAsideRecord } from '@support/projections';
 import { flags, Output, required } from '../cli';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 /**
  * What an operator does with the events a projector set aside (a read model could not apply

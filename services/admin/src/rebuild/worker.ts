@@ -1,8 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { jsonLogger, openEngines } from '@support/application';
-import { ALL_PROJECTIONS, Projector } from '@support/projections';
+import { Projector } from '@support/projections';
 import type { WorkerTask, WorkerMessage } from './in-workers';
 import { takingTurns, WriteTurns } from './write-turns';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 // One group of read models rebuilt in a worker thread, on engines of its own.
 const task = workerData as WorkerTask;

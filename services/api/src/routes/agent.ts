@@ -4,13 +4,14 @@ import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
 import {
-  type Idempotency,
   AgentPatchBody,
   AgentResource,
   AgentResponseResource,
-  freeItem,
   arrayOf,
   bool,
+  commandContext,
+  freeItem,
+  type Idempotency,
   int,
   KnowledgeResultResource,
   linksTo,
@@ -24,7 +25,6 @@ import {
   withSchema,
 } from '@support/http';
 import { customerInput } from './conversations';
-import { commandContext } from './helpers';
 
 const TOP_K_DEFAULT = 8;
 

@@ -1,5 +1,4 @@
-import { CannedResponseResource, DEFAULT_LIMIT, linksTo, listBody, listOf, pageParams, route, struct, toCannedResponse } from '@support/http';
-import { idParams } from './helpers';
+import { CannedResponseResource, DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, pageParams, route, struct, toCannedResponse } from '@support/http';
 
 /** Read-only (spec 4.7): canned responses enter by the operator's import. */
 export const cannedResponseRoutes = [

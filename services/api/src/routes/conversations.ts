@@ -1,9 +1,7 @@
 import { CHANNELS, PRIORITIES } from '@support/domain';
 import {
-  oneOfRequired,
-  PHONE_SCHEMA,
-  withSchema,
   arrayOf,
+  commandContext,
   ConversationResource,
   DEFAULT_LIMIT,
   freeObject,
@@ -12,14 +10,17 @@ import {
   listOf,
   nullable,
   oneOf,
+  oneOfRequired,
   pageParams,
+  PHONE_SCHEMA,
+  readBack,
   resourceId,
   route,
   str,
   struct,
   toConversation,
+  withSchema,
 } from '@support/http';
-import { commandContext, readBack } from './helpers';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
 /** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */

@@ -2,11 +2,13 @@ import { CUSTOMER_STATUSES } from '@support/domain';
 import { CUSTOMERS } from '@support/projections';
 import {
   arrayOf,
+  commandContext,
   customerJson,
   CustomerResource,
   DEFAULT_LIMIT,
-  JsonText,
   freeObject,
+  idParams,
+  JsonText,
   linksTo,
   listOf,
   listText,
@@ -14,13 +16,13 @@ import {
   oneOfRequired,
   pageParams,
   PHONE_SCHEMA,
+  readBack,
   route,
   str,
   struct,
   toCustomer,
   withSchema,
 } from '@support/http';
-import { commandContext, idParams, readBack } from './helpers';
 
 const email = str({ min: 1, max: 320, format: 'email' });
 const phone = withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA);

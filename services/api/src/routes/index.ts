@@ -4,7 +4,7 @@ import { conversationRoutes } from './conversations';
 import { customerRoutes } from './customers';
 import { messageRoutes } from './messages';
 import { metaRoutes } from './meta';
-import { tagRoutes } from './tags';
+import { tagRoutes } from '@support/tags/routes';
 import { cannedResponseRoutes } from './canned-responses';
 import { channelRoutes } from './channels';
 import { knowledgeBaseRoutes } from './knowledge-base';

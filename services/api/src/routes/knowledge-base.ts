@@ -1,6 +1,5 @@
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
-import { ArticleResource, DEFAULT_LIMIT, linksTo, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
-import { idParams } from './helpers';
+import { ArticleResource, DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
 
 /** Read-only (spec 4.7): articles enter by the operator's import. */
 export const knowledgeBaseRoutes = [

@@ -1,5 +1,6 @@
 import {
   arrayOf,
+  commandContext,
   DEFAULT_LIMIT,
   freeObject,
   linksTo,
@@ -8,6 +9,7 @@ import {
   MessageResource,
   NOT_BLANK_SCHEMA,
   pageParams,
+  readBack,
   route,
   str,
   struct,
@@ -15,7 +17,6 @@ import {
   withSchema,
 } from '@support/http';
 import { conversationParams } from './conversations';
-import { commandContext, readBack } from './helpers';
 
 export const messageRoutes = [
   route({

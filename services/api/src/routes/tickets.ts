@@ -1,6 +1,5 @@
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
-import { DEFAULT_LIMIT, linksTo, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
-import { idParams } from './helpers';
+import { DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
 
 const reference = (what: string) => str({ min: 1, max: 255, description: `Only tickets with this ${what}` });
 

@@ -2,6 +2,7 @@ import { WEBHOOK_EVENT_TYPES } from '@support/domain';
 import { deliveryId, webhookEventId } from '@support/application';
 import {
   arrayOf,
+  commandContext,
   DEFAULT_LIMIT,
   deletedOf,
   EventResource,
@@ -12,6 +13,7 @@ import {
   nullable,
   oneOf,
   pageParams,
+  readBack,
   RetryEnqueued,
   route,
   str,
@@ -25,7 +27,6 @@ import {
   WebhookEndpointWithSecret,
   withSchema,
 } from '@support/http';
-import { commandContext, readBack } from './helpers';
 
 /** Spec 7: an id that is not a webhook endpoint's (or delivery's) is simply not found (404), not malformed. */
 const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });

@@ -1,7 +1,7 @@
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { webhookEventId } from '@support/application';
-import { ALL_PROJECTIONS } from '@support/projections';
+
 import { client, type Client } from '../../support/client';
 import { databaseFor, mongoServerUrl, mongoSkip, withDatabase } from '../../support/ferret';
 import { LocalNatsServer, natsServerInstalled } from '../../support/nats';
@@ -9,6 +9,7 @@ import { Receiver } from '../../support/receiver';
 import { removeDir, run, serviceMain, tempDir } from '../../support/service';
 import { until } from '../../support/wait';
 import { allReady, startInstance, type Instance, type Role } from './topology';
+import { ALL_PROJECTIONS } from '@support/catalog';
 
 /**
  * The crash test: the scale-out as separate processes on this machine — the embedded event

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { tagDecider, TagEvent, tagNameKey } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { tagDecider, TagEvent, tagNameKey } from '@support/tags';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(tagDecider);
 const created: TagEvent = { type: 'tag.created', data: { id: 'tag_1', workspace_id: 'ws_1', name: 'Billing', color: null, is_active: true } };

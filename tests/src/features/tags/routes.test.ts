@@ -1,6 +1,6 @@
 import t from 'tap';
-import { expectError } from '../support/expect';
-import { serviceFixture } from '../support/fixture';
+import { expectError } from '../../support/expect';
+import { serviceFixture } from '../../support/fixture';
 
 const e2e = serviceFixture();
 

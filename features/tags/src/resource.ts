@@ -1,8 +1,6 @@
 import * as t from 'io-ts';
-import type { TagDoc } from '@support/application';
-import { bool, literal, nullable, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { bool, literal, nullable, str, struct, timestamp } from '@support/http';
+import type { TagDocument } from './projection';
 
 export const TagResource = struct(
   {
@@ -19,7 +17,7 @@ export const TagResource = struct(
 );
 export type TagResource = t.TypeOf<typeof TagResource>;
 
-export const toTag = (d: TagDoc): TagResource => ({
+export const toTag = (d: TagDocument): TagResource => ({
   object: 'tag',
   id: d.id,
   name: d.name,

@@ -1,5 +1,6 @@
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { aggregateId, Projection } from './projection';
+import type { TagEvent } from './events';
 
 export const TAGS = { name: 'tags', indexes: [['workspace_id', 'name_sort']] } as const;
 
@@ -18,7 +19,7 @@ export interface TagDocument extends Doc {
 /** `name_sort` keeps the list in the order people read names: case-insensitive. */
 const sortKey = (name: string) => name.toLowerCase();
 
-export const tagsProjection: Projection<TagDocument> = {
+export const tagsProjection: Projection<TagDocument, TagEvent> = {
   collection: TAGS,
   handles: ['tag.created', 'tag.updated', 'tag.deleted'],
   targets: (e) => [aggregateId(e)],

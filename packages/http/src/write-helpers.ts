@@ -1,6 +1,9 @@
 import { type Application, type CommandContext, keyedIds, type Principal } from '@support/application';
 import type { Position } from '@support/eventstore';
-import { ApiError, type Idempotency, str, struct } from '@support/http';
+import { ApiError } from './errors';
+import type { Idempotency } from './mount';
+import { str } from './codec/primitives';
+import { struct } from './codec/struct';
 
 export const idParams = struct({ id: str({ min: 1, max: 100 }) });
 

@@ -1,7 +1,7 @@
-import { ID_PREFIX, TagChanges, TagCommand, tagDecider, TagEvent, tagNameKey, TagState } from '@support/domain';
-import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, idsOf, load, priorWrite } from './execute';
-import { Reservations, reservationStream } from './reservations';
+import { Aggregate, CommandContext, Deps, execute, failure, idsOf, load, priorWrite, Reservations, reservationStream } from '@support/application';
+import { ID_PREFIX } from '@support/domain';
+import { TagCommand, tagDecider, tagNameKey, TagState } from './decider';
+import { TagChanges, TagEvent } from './events';
 
 const tag: Aggregate<TagCommand, TagEvent, TagState> = { decider: tagDecider, codec: TagEvent };
 export const tagStream = (id: string) => `tag-${id}`;

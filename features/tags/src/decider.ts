@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
-import { isBlank } from '../text';
+import { changedFields, Decider, fail, isBlank } from '@support/domain';
 import { TagChanges, TagEvent } from './events';
 
 type Created = Extract<TagEvent, { type: 'tag.created' }>['data'];

@@ -1,5 +1,34 @@
-import { bool, deletedOf, linksTo, listBody, listOf, NOT_BLANK_SCHEMA, nullable, route, str, struct, TagResource, toTag, withSchema } from '@support/http';
-import { commandContext, idParams, readBack } from './helpers';
+import { type Application, Scoped } from '@support/application';
+import {
+  bool,
+  commandContext,
+  deletedOf,
+  idParams,
+  linksTo,
+  listBody,
+  listOf,
+  NOT_BLANK_SCHEMA,
+  nullable,
+  readBack,
+  route,
+  str,
+  struct,
+  withSchema,
+} from '@support/http';
+import { Tags } from './commands';
+import { TAGS, type TagDocument } from './projection';
+import { TagResource, toTag } from './resource';
+
+/** The tags' commands and read model over an application's ports, made once per application. */
+const built = new WeakMap<Application, { commands: Tags; reads: Scoped<TagDocument> }>();
+export const tagsOf = (app: Application) => {
+  let tags = built.get(app);
+  if (!tags) {
+    tags = { commands: new Tags(app.deps, app.reservations), reads: new Scoped(app.engines.reads.collection<TagDocument>(TAGS)) };
+    built.set(app, tags);
+  }
+  return tags;
+};
 
 /** Unique per workspace ignoring case and surrounding space, so blank is no name. */
 const name = withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA);
@@ -16,7 +45,7 @@ export const tagRoutes = [
     query: struct({}),
     response: { status: 200, codec: listOf(TagResource, 'tag'), description: 'Every tag' },
     handler: async ({ app, principal }) => {
-      const { items } = await app.reads.tags.find(principal.workspaceId, { orderBy: { field: 'name_sort', direction: 'asc' } });
+      const { items } = await tagsOf(app).reads.find(principal.workspaceId, { orderBy: { field: 'name_sort', direction: 'asc' } });
       return { body: listBody(items.map(toTag), false) };
     },
   }),
@@ -30,8 +59,8 @@ export const tagRoutes = [
     response: { status: 201, codec: TagResource, description: 'The new tag' },
     links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId, idempotency }) => {
-      const { id, position } = await app.tags.create(commandContext(principal, requestId, idempotency), body);
-      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, id), 'tag', id);
+      const { id, position } = await tagsOf(app).commands.create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => tagsOf(app).reads.get(principal.workspaceId, id), 'tag', id);
       return { body: toTag(doc) };
     },
   }),
@@ -45,8 +74,8 @@ export const tagRoutes = [
     body: struct({}, { name, color, is_active: bool() }),
     response: { status: 200, codec: TagResource, description: 'The updated tag' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
-      const { position } = await app.tags.update(commandContext(principal, requestId, idempotency), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.tags.get(principal.workspaceId, params.id), 'tag', params.id);
+      const { position } = await tagsOf(app).commands.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => tagsOf(app).reads.get(principal.workspaceId, params.id), 'tag', params.id);
       return { body: toTag(doc) };
     },
   }),
@@ -59,7 +88,7 @@ export const tagRoutes = [
     params: idParams,
     response: { status: 200, codec: deletedOf('tag'), description: 'The deleted tag id' },
     handler: async ({ app, principal, params, requestId, idempotency }) => {
-      const { position } = await app.tags.delete(commandContext(principal, requestId, idempotency), params.id);
+      const { position } = await tagsOf(app).commands.delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);
       return { body: { object: 'tag', id: params.id, deleted: true } };
     },
