@@ -1,0 +1,5 @@
+import { TagEvent } from './events';
+import { tagsProjection } from './projection';
+
+/** What the processes compose (@support/catalog): the feature's events and read models. */
+export const tagsFeature = { events: TagEvent, projections: [tagsProjection] } as const;
