@@ -1,5 +1,6 @@
+import type { Feature } from '@support/application';
 import { TagEvent } from './events';
 import { tagsProjection } from './projection';
 
 /** What the processes compose (@support/catalog): the feature's events and read models. */
-export const tagsFeature = { events: TagEvent, projections: [tagsProjection] } as const;
+export const tagsFeature: Feature = { events: TagEvent, projections: [tagsProjection], imports: [] };

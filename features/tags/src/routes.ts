@@ -1,4 +1,4 @@
-import { type Application, Scoped } from '@support/application';
+import { perApplication, Scoped } from '@support/application';
 import {
   bool,
   commandContext,
@@ -19,16 +19,11 @@ import { Tags } from './commands';
 import { TAGS, type TagDocument } from './projection';
 import { TagResource, toTag } from './resource';
 
-/** The tags' commands and read model over an application's ports, made once per application. */
-const built = new WeakMap<Application, { commands: Tags; reads: Scoped<TagDocument> }>();
-export const tagsOf = (app: Application) => {
-  let tags = built.get(app);
-  if (!tags) {
-    tags = { commands: new Tags(app.deps, app.reservations), reads: new Scoped(app.engines.reads.collection<TagDocument>(TAGS)) };
-    built.set(app, tags);
-  }
-  return tags;
-};
+/** The tags' commands and read model over an application's ports. */
+export const tagsOf = perApplication((app) => ({
+  commands: new Tags(app.deps, app.reservations),
+  reads: new Scoped(app.engines.reads.collection<TagDocument>(TAGS)),
+}));
 
 /** Unique per workspace ignoring case and surrounding space, so blank is no name. */
 const name = withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA);

@@ -1,5 +1,5 @@
 import { formatPosition, parsePosition, Position } from '@support/eventstore';
-import { AnyProjection, CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
+import { CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
 import type { BusSubscription } from '@support/bus';
 import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
@@ -15,18 +15,13 @@ import { Reservations } from './commands/reservations';
 import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
+import type { Catalog } from './feature';
 import type { Logger } from '@support/kernel';
 import { ReadModels } from './queries/read-models';
 import { Leases } from './workers/leases';
 
 /** Where projectors announce their checkpoints (outside the bus's durable subjects). */
 const CHECKPOINT_SIGNAL = 'signals.checkpoint';
-
-/** What the features put together (@support/catalog): every read model's projection and every event type. */
-export interface Catalog {
-  readonly projections: readonly AnyProjection[];
-  readonly eventTypes: readonly string[];
-}
 
 export interface ApplicationOptions {
   config: Config;
@@ -83,7 +78,7 @@ export class Application {
     this.workspaces = new Workspaces(deps, reservations);
     this.keys = new ApiKeys(deps, this.workspaces);
     this.customers = new Customers(deps, reservations);
-    this.imports = new Imports(deps, this.workspaces);
+    this.imports = new Imports(deps, this.workspaces, options.catalog.imports);
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
     this.conversations = new Conversations(

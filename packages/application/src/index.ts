@@ -1,10 +1,12 @@
 export * from './application';
+export * from './feature';
 export * from './clock';
 export * from './config';
 export * from './engines';
 export * from './errors';
 export { jsonLogger, Logger, LogLevel, silentLogger } from '@support/kernel';
 export * from './now-or-later';
+export * from './per-application';
 export * from './auth/authenticate';
 export * from './auth/tokens';
 export * from './commands/execute';

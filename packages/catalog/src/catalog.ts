@@ -1,15 +1,17 @@
 import * as t from 'io-ts';
-import type { Catalog } from '@support/application';
+import { AnyImportSpec, BUILT_IN_IMPORTS, Catalog } from '@support/application';
+import { cannedResponsesFeature } from '@support/canned-responses';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { tagsFeature } from '@support/tags';
 
 /**
  * The product's features put together, for the processes to compose: every event the platform
- * records and every read model. A feature in a folder of its own (features/*) joins here;
- * the rest are still in @support/domain and @support/projections.
+ * records, every read model and every kind of import. A feature in a folder of its own
+ * (features/*) joins here; the rest are still in @support/domain, @support/projections and
+ * @support/application.
  */
-const FEATURES = [tagsFeature] as const;
+const FEATURES = [tagsFeature, cannedResponsesFeature] as const;
 
 /** Every event the platform records: the schema an auditor replays against. */
 export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => f.events.types)] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
@@ -17,28 +19,31 @@ export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f
 /** Every event type: what a subscription to a shared log (EventStoreDB's `$all`) asks for. */
 export const EVENT_TYPES: readonly string[] = [...new Set(eventTypesOf(AnyEvent))].sort();
 
+/** `items` in the order of `listed` by `name` (those not listed last, as given). */
+const inOrder = <A>(items: readonly A[], name: (a: A) => string, listed: readonly string[]): A[] => {
+  const place = (a: A) => (listed.includes(name(a)) ? listed.indexOf(name(a)) : listed.length);
+  return items
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => place(x.a) - place(y.a) || x.i - y.i)
+    .map(({ a }) => a);
+};
+
 /**
- * The order read models are listed and partitioned in, as it was before features had folders of
- * their own: a moved feature keeps its place (admin output, projector groups). New ones go last.
+ * Every read model's projection, in the order they were listed and partitioned in before features
+ * had folders of their own: a moved feature keeps its place (admin output, projector groups).
  */
-const LISTED = [
-  'workspaces',
-  'api_keys',
-  'customers',
-  'tags',
+export const ALL_PROJECTIONS: readonly AnyProjection[] = inOrder(
+  [...BUILT_IN_PROJECTIONS, ...FEATURES.flatMap((f) => f.projections)],
+  (p) => p.collection.name,
+  ['workspaces', 'api_keys', 'customers', 'tags', 'tickets', 'knowledge_base_articles', 'canned_responses', 'channels', 'conversations', 'messages'],
+);
+
+/** Every kind an import file may hold, in the order the operator interface lists them. */
+export const ALL_IMPORTS: readonly AnyImportSpec[] = inOrder([...BUILT_IN_IMPORTS, ...FEATURES.flatMap((f) => f.imports)], (k) => k.key, [
   'tickets',
   'knowledge_base_articles',
   'canned_responses',
   'channels',
-  'conversations',
-  'messages',
-];
-const place = (p: AnyProjection) => (LISTED.includes(p.collection.name) ? LISTED.indexOf(p.collection.name) : LISTED.length);
+]);
 
-/** Every read model's projection. */
-export const ALL_PROJECTIONS: readonly AnyProjection[] = [...BUILT_IN_PROJECTIONS, ...FEATURES.flatMap((f) => f.projections)]
-  .map((p, i) => ({ p, i }))
-  .sort((a, b) => place(a.p) - place(b.p) || a.i - b.i)
-  .map(({ p }) => p);
-
-export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES };
+export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES, imports: ALL_IMPORTS };

@@ -6,7 +6,6 @@ import { ReservationEvent } from './reservation/events';
 import { WebhookEndpointEvent } from './webhook/events';
 import { WorkspaceEvent } from './workspace/events';
 import { ArticleEvent } from './article/events';
-import { CannedResponseEvent } from './canned-response/events';
 import { ChannelEvent } from './channel/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket-number/events';
@@ -39,9 +38,6 @@ export * from './ticket-number/decider';
 export * from './article/events';
 export * from './article/input';
 export * from './article/decider';
-export * from './canned-response/events';
-export * from './canned-response/input';
-export * from './canned-response/decider';
 export * from './channel/events';
 export * from './channel/input';
 export * from './channel/decider';
@@ -64,7 +60,6 @@ export const AnyDomainEvent = t.union([
   ...TicketEvent.types,
   TicketNumberEvent,
   ...ArticleEvent.types,
-  ...CannedResponseEvent.types,
   ...ChannelEvent.types,
   AgentEvent,
 ]);

@@ -1,6 +1,5 @@
 import { apiKeysProjection } from './apikeys';
 import { articlesProjection } from './articles';
-import { cannedResponsesProjection } from './canned-responses';
 import { channelsProjection } from './channels';
 import { ticketsProjection } from './tickets';
 import { conversationsProjection } from './conversations';
@@ -28,7 +27,6 @@ export { messagesProjection } from './messages';
 export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
 export { ARTICLES } from './articles';
-export { CANNED_RESPONSES } from './canned-responses';
 export { CHANNELS } from './channels';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
@@ -42,7 +40,6 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   customersProjection,
   ticketsProjection,
   articlesProjection,
-  cannedResponsesProjection,
   channelsProjection,
   conversationsProjection,
   messagesProjection,
@@ -52,6 +49,5 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
 export type { ConversationDocument } from './conversations';
 export type { MessageDocument } from './messages';
 export type { ArticleDocument } from './articles';
-export type { CannedResponseDocument } from './canned-responses';
 export type { ChannelDocument } from './channels';
 export type { TicketDocument } from './tickets';

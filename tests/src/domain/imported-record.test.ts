@@ -1,5 +1,6 @@
 import t from 'tap';
-import { articleDecider, cannedResponseDecider, channelDecider, Decider, ImportCommand } from '@support/domain';
+import { cannedResponseDecider } from '@support/canned-responses';
+import { articleDecider, channelDecider, Decider, ImportCommand } from '@support/domain';
 import { spec } from '../support/decider-spec';
 
 /** The rules every record that arrives by import shares (importedRecordDecider), checked on each kind. */

@@ -1,7 +1,8 @@
 import { DELIVERIES, WEBHOOK_EVENTS } from '@support/application';
-import { ARTICLES, CANNED_RESPONSES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import { ARTICLES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { CollectionSpec, FindQuery } from '@support/readstore';
 import { TAGS } from '@support/tags';
+import { CANNED_RESPONSES } from '@support/canned-responses';
 
 export interface ApiQuery {
   spec: CollectionSpec;

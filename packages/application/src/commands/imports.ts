@@ -3,13 +3,13 @@ import { DomainEvent, input } from '@support/domain';
 import { Position } from '@support/eventstore';
 import { failure } from '../errors';
 import { CommandContext, Deps, execute, load, Outcome } from './execute';
-import { ImportFile } from './import-file';
-import { ARTICLE_IMPORT, CANNED_RESPONSE_IMPORT, CHANNEL_IMPORT, IMPORT_KINDS, ImportKind, ImportKindSpec, TICKET_IMPORT } from './import-kinds';
+import { importFileOf } from './import-file';
+import { AnyImportSpec, ImportKind } from './import-kinds';
 import { TicketNumbers } from './ticket-numbers';
 import { Workspaces } from './workspaces';
 
 /** Per kind given: how many items and their ids, in file order (created and updated alike). */
-export type ImportReport = Partial<Record<ImportKind, { count: number; ids: string[] }>>;
+export type ImportReport = Record<ImportKind, { count: number; ids: string[] }>;
 
 export interface ImportOutcome {
   report: ImportReport;
@@ -33,17 +33,8 @@ interface Planned<I> {
 }
 
 type InputProblem = input.InputProblem;
-/** A registry of different kinds: each spec's own types are checked where it is declared. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySpec = ImportKindSpec<any, any, any, any>;
 /** What the run reads of an item, whatever its kind. */
 type Item = { id?: string; number?: number };
-const SPECS: Record<ImportKind, AnySpec> = {
-  tickets: TICKET_IMPORT,
-  knowledge_base_articles: ARTICLE_IMPORT,
-  canned_responses: CANNED_RESPONSE_IMPORT,
-  channels: CHANNEL_IMPORT,
-};
 
 /**
  * The operator's `import`: tickets, knowledge base articles, canned responses and channels
@@ -53,26 +44,32 @@ const SPECS: Record<ImportKind, AnySpec> = {
  */
 export class Imports {
   private readonly numbers: TicketNumbers;
+  private readonly specs: ReadonlyMap<ImportKind, AnyImportSpec>;
+  private readonly file: ReturnType<typeof importFileOf>;
 
   constructor(
     private readonly deps: Deps,
     private readonly workspaces: Workspaces,
+    /** The kinds an import file may hold, in the order its keys are listed (@support/catalog). */
+    kinds: readonly AnyImportSpec[],
   ) {
     this.numbers = new TicketNumbers(deps);
+    this.specs = new Map(kinds.map((k) => [k.key, k]));
+    this.file = importFileOf(kinds);
   }
 
   async run(ctx: CommandContext & { workspaceId: string }, file: unknown, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportOutcome> {
     if (!(await this.workspaces.get(ctx.workspaceId))) throw failure('not_found', `workspace ${ctx.workspaceId} not found`);
-    const decoded = ImportFile.decode(file);
-    if (E.isLeft(decoded)) throw refused(input.describeInput(decoded.left));
+    const decoded = this.file.decode(file);
+    if (E.isLeft(decoded)) throw this.refused(input.describeInput(decoded.left));
     // The file's own key order: kinds are applied and reported in the order the file gives them.
-    const kinds = Object.keys(file as object).filter((k): k is ImportKind => (IMPORT_KINDS as readonly string[]).includes(k));
+    const kinds = Object.keys(file as object).filter((k) => this.specs.has(k));
 
     const problems: InputProblem[] = [];
     const plans = new Map<ImportKind, Planned<Item>[]>();
-    for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, SPECS[kind], decoded.right[kind] as { id?: string }[], problems));
-    problems.push(...duplicateNumbers(decoded.right.tickets ?? []));
-    if (problems.length) throw refused(problems);
+    for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, this.specs.get(kind)!, decoded.right[kind] as { id?: string }[], problems));
+    problems.push(...duplicateNumbers((decoded.right.tickets ?? []) as { number?: number }[]));
+    if (problems.length) throw this.refused(problems);
 
     const tickets = plans.get('tickets') ?? [];
     const numbers = await this.numbers.allocate(
@@ -84,7 +81,7 @@ export class Imports {
     const total = [...plans.values()].reduce((n, p) => n + p.length, 0);
     let done = 0;
     for (const kind of kinds) {
-      const spec = SPECS[kind];
+      const spec = this.specs.get(kind)!;
       const planned = plans.get(kind)!;
       for (const item of planned) {
         // One instant per item: the command's `at` (default created_at) is also the event's time.
@@ -112,7 +109,12 @@ export class Imports {
   }
 
   /** Gives every item its id and finds which exist; an id given twice, or another workspace's, is a problem. */
-  private async plan<I extends { id?: string }>(workspaceId: string, spec: AnySpec, items: readonly I[], problems: InputProblem[]): Promise<Planned<I>[]> {
+  private async plan<I extends { id?: string }>(
+    workspaceId: string,
+    spec: AnyImportSpec,
+    items: readonly I[],
+    problems: InputProblem[],
+  ): Promise<Planned<I>[]> {
     const seen = new Map<string, number>();
     const planned: Planned<I>[] = [];
     for (const [index, item] of items.entries()) {
@@ -130,6 +132,12 @@ export class Imports {
     }
     return planned;
   }
+
+  private refused(problems: readonly InputProblem[]) {
+    const topLevel = problems.some((p) => !/[.[]/.test(p.field));
+    const hint = topLevel ? ` (an import file is a JSON object with any of the keys ${[...this.specs.keys()].join(', ')})` : '';
+    return failure('validation', `import refused, nothing was imported: ${input.problemsText(problems)}${hint}`, { problems });
+  }
 }
 
 const duplicateNumbers = (tickets: readonly { number?: number }[]): InputProblem[] => {
@@ -142,10 +150,4 @@ const duplicateNumbers = (tickets: readonly { number?: number }[]): InputProblem
     else seen.set(number, index);
   });
   return problems;
-};
-
-const refused = (problems: readonly InputProblem[]) => {
-  const topLevel = problems.some((p) => !/[.[]/.test(p.field));
-  const hint = topLevel ? ` (an import file is a JSON object with any of the keys ${IMPORT_KINDS.join(', ')})` : '';
-  return failure('validation', `import refused, nothing was imported: ${input.problemsText(problems)}${hint}`, { problems });
 };

@@ -5,7 +5,7 @@ import { customerRoutes } from './customers';
 import { messageRoutes } from './messages';
 import { metaRoutes } from './meta';
 import { tagRoutes } from '@support/tags/routes';
-import { cannedResponseRoutes } from './canned-responses';
+import { cannedResponseRoutes } from '@support/canned-responses/routes';
 import { channelRoutes } from './channels';
 import { knowledgeBaseRoutes } from './knowledge-base';
 import { ticketRoutes } from './tickets';

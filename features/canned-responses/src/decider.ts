@@ -1,6 +1,4 @@
-import { Decider } from '../decider';
-import { ImportCommand, importedRecordDecider, ImportedState } from '../imported';
-import { uniqueTags } from '../text';
+import { Decider, ImportCommand, importedRecordDecider, ImportedState, uniqueTags } from '@support/domain';
 import { CannedResponseChanges, CannedResponseEvent } from './events';
 import { CannedResponseInput } from './input';
 

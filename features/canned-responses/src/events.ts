@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 /** Every field of the canned_response resource (spec 2.11) but `object`, `id` and `updated_at`. */
 const fields = {

@@ -1,8 +1,6 @@
 import * as t from 'io-ts';
-import type { CannedResponseDoc } from '@support/application';
-import { arrayOf, int, literal, nullable, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { arrayOf, int, literal, nullable, str, struct, timestamp } from '@support/http';
+import type { CannedResponseDocument } from './projection';
 
 /** Spec 2.11 plus `updated_at`: read-only, entered by the operator's import. */
 export const CannedResponseResource = struct(
@@ -25,7 +23,7 @@ export const CannedResponseResource = struct(
 );
 export type CannedResponseResource = t.TypeOf<typeof CannedResponseResource>;
 
-export const toCannedResponse = (d: CannedResponseDoc): CannedResponseResource => ({
+export const toCannedResponse = (d: CannedResponseDocument): CannedResponseResource => ({
   object: 'canned_response',
   id: d.id,
   name: d.name,

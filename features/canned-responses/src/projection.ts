@@ -1,12 +1,13 @@
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { aggregateId, EventData, Projection } from './projection';
+import type { CannedResponseEvent } from './events';
 
 export const CANNED_RESPONSES = { name: 'canned_responses', indexes: [['workspace_id']] } as const;
 
 /** A canned response as the read model holds it. */
-export type CannedResponseDocument = Doc & EventData<'canned_response.created'> & { updated_at: string };
+export type CannedResponseDocument = Doc & Extract<CannedResponseEvent, { type: 'canned_response.created' }>['data'] & { updated_at: string };
 
-export const cannedResponsesProjection: Projection<CannedResponseDocument> = {
+export const cannedResponsesProjection: Projection<CannedResponseDocument, CannedResponseEvent> = {
   collection: CANNED_RESPONSES,
   handles: ['canned_response.created', 'canned_response.updated'],
   targets: (e) => [aggregateId(e)],

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { CannedResponseCommand, cannedResponseDecider, CannedResponseEvent, CannedResponseInput } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { CannedResponseCommand, cannedResponseDecider, CannedResponseEvent, CannedResponseInput } from '@support/canned-responses';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(cannedResponseDecider);
 const AT = '2026-03-01T10:00:00.000Z';

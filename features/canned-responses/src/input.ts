@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
-import { ID_PREFIX } from '../ids';
-import { closed, exactly, isoTime, orNull, prefixedId, text, texts, whole } from '../input';
+import { ID_PREFIX, input } from '@support/domain';
+
+const { closed, exactly, isoTime, orNull, prefixedId, text, texts, whole } = input;
 
 const maybeText = () => orNull(text({ blank: true }));
 

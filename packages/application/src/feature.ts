@@ -1,0 +1,19 @@
+import type * as t from 'io-ts';
+import type { AnyProjection } from '@support/projections';
+import type { AnyImportSpec } from './commands/import-kinds';
+
+/** What one feature folder (features/*) gives the processes to compose. */
+export interface Feature {
+  /** Its events' codec (a union). */
+  readonly events: t.UnionType<[t.Mixed, t.Mixed, ...t.Mixed[]]>;
+  readonly projections: readonly AnyProjection[];
+  /** The kinds of record an import file may hold of it. */
+  readonly imports: readonly AnyImportSpec[];
+}
+
+/** What the features put together (@support/catalog): every read model's projection, event type and import kind. */
+export interface Catalog {
+  readonly projections: readonly AnyProjection[];
+  readonly eventTypes: readonly string[];
+  readonly imports: readonly AnyImportSpec[];
+}
