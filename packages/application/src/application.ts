@@ -81,11 +81,7 @@ export class Application {
     this.imports = new Imports(deps, this.workspaces, options.catalog.imports);
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
-    this.conversations = new Conversations(
-      deps,
-      this.customers,
-      async (ws, type) => (await this.reads.channels.find(ws, { where: { type }, limit: 1 })).items[0]?.id ?? null,
-    );
+    this.conversations = new Conversations(deps, this.customers, options.catalog.channelOf(this.engines.reads));
     this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
     this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.ticketActivity = new TicketActivity(deps);

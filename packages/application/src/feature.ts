@@ -1,5 +1,7 @@
 import type * as t from 'io-ts';
 import type { AnyProjection } from '@support/projections';
+import type { ReadStore } from '@support/readstore';
+import type { ChannelResolver } from './commands/conversations';
 import type { AnyImportSpec } from './commands/import-kinds';
 
 /** What one feature folder (features/*) gives the processes to compose. */
@@ -16,4 +18,6 @@ export interface Catalog {
   readonly projections: readonly AnyProjection[];
   readonly eventTypes: readonly string[];
   readonly imports: readonly AnyImportSpec[];
+  /** How conversations find the channel they start on (the channels feature's read model). */
+  channelOf(reads: ReadStore): ChannelResolver;
 }

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { AnyImportSpec, BUILT_IN_IMPORTS, Catalog } from '@support/application';
 import { cannedResponsesFeature } from '@support/canned-responses';
+import { channelsFeature, newestChannelOf } from '@support/channels';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { tagsFeature } from '@support/tags';
@@ -11,7 +12,7 @@ import { tagsFeature } from '@support/tags';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, cannedResponsesFeature] as const;
+const FEATURES = [tagsFeature, cannedResponsesFeature, channelsFeature] as const;
 
 /** Every event the platform records: the schema an auditor replays against. */
 export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => f.events.types)] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
@@ -46,4 +47,4 @@ export const ALL_IMPORTS: readonly AnyImportSpec[] = inOrder([...BUILT_IN_IMPORT
   'channels',
 ]);
 
-export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES, imports: ALL_IMPORTS };
+export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES, imports: ALL_IMPORTS, channelOf: newestChannelOf };

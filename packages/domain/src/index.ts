@@ -6,7 +6,6 @@ import { ReservationEvent } from './reservation/events';
 import { WebhookEndpointEvent } from './webhook/events';
 import { WorkspaceEvent } from './workspace/events';
 import { ArticleEvent } from './article/events';
-import { ChannelEvent } from './channel/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket-number/events';
 import { AgentEvent } from './agent/events';
@@ -38,9 +37,6 @@ export * from './ticket-number/decider';
 export * from './article/events';
 export * from './article/input';
 export * from './article/decider';
-export * from './channel/events';
-export * from './channel/input';
-export * from './channel/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
 export * from './webhook/types';
@@ -60,7 +56,6 @@ export const AnyDomainEvent = t.union([
   ...TicketEvent.types,
   TicketNumberEvent,
   ...ArticleEvent.types,
-  ...ChannelEvent.types,
   AgentEvent,
 ]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

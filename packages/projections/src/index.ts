@@ -1,6 +1,5 @@
 import { apiKeysProjection } from './apikeys';
 import { articlesProjection } from './articles';
-import { channelsProjection } from './channels';
 import { ticketsProjection } from './tickets';
 import { conversationsProjection } from './conversations';
 import { customersProjection } from './customers';
@@ -27,7 +26,6 @@ export { messagesProjection } from './messages';
 export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
 export { ARTICLES } from './articles';
-export { CHANNELS } from './channels';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
 export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
@@ -40,7 +38,6 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   customersProjection,
   ticketsProjection,
   articlesProjection,
-  channelsProjection,
   conversationsProjection,
   messagesProjection,
   webhookEndpointsProjection,
@@ -49,5 +46,4 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
 export type { ConversationDocument } from './conversations';
 export type { MessageDocument } from './messages';
 export type { ArticleDocument } from './articles';
-export type { ChannelDocument } from './channels';
 export type { TicketDocument } from './tickets';

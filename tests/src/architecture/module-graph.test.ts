@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent'],
   ['http'],
   // One folder per feature (features/*), each above the cores it builds on.
-  ['tags', 'canned-responses'],
+  ['tags', 'canned-responses', 'channels'],
   // The features put together: every event and read model.
   ['catalog'],
   ['api', 'projector', 'relay', 'dispatcher', 'sla-monitor', 'admin'],

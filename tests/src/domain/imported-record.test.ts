@@ -1,6 +1,7 @@
 import t from 'tap';
 import { cannedResponseDecider } from '@support/canned-responses';
-import { articleDecider, channelDecider, Decider, ImportCommand } from '@support/domain';
+import { channelDecider } from '@support/channels';
+import { articleDecider, Decider, ImportCommand } from '@support/domain';
 import { spec } from '../support/decider-spec';
 
 /** The rules every record that arrives by import shares (importedRecordDecider), checked on each kind. */

@@ -1,8 +1,9 @@
 import { DELIVERIES, WEBHOOK_EVENTS } from '@support/application';
-import { ARTICLES, CHANNELS, CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
+import { ARTICLES, CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WEBHOOK_ENDPOINTS, WORKSPACES } from '@support/projections';
 import { CollectionSpec, FindQuery } from '@support/readstore';
 import { TAGS } from '@support/tags';
 import { CANNED_RESPONSES } from '@support/canned-responses';
+import { CHANNELS } from '@support/channels';
 
 export interface ApiQuery {
   spec: CollectionSpec;

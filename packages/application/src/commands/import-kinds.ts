@@ -4,11 +4,6 @@ import {
   ArticleEvent,
   ArticleInput,
   ArticleState,
-  ChannelCommand,
-  channelDecider,
-  ChannelEvent,
-  ChannelInput,
-  ChannelState,
   DomainEvent,
   ID_PREFIX,
   ImportCommand,
@@ -23,11 +18,9 @@ import { Aggregate } from './execute';
 
 export const ticketStream = (id: string) => `ticket-${id}`;
 export const articleStream = (id: string) => `knowledge_base_article-${id}`;
-export const channelStream = (id: string) => `channel-${id}`;
 
 export const ticketAggregate: Aggregate<TicketCommand, TicketEvent, TicketState> = { decider: ticketDecider, codec: TicketEvent };
 export const articleAggregate: Aggregate<ArticleCommand, ArticleEvent, ArticleState> = { decider: articleDecider, codec: ArticleEvent };
-export const channelAggregate: Aggregate<ChannelCommand, ChannelEvent, ChannelState> = { decider: channelDecider, codec: ChannelEvent };
 
 /** A key of an import file (operator interface): one per kind of read-only resource. */
 export type ImportKind = string;
@@ -65,19 +58,10 @@ export const ARTICLE_IMPORT: ImportKindSpec<ArticleInput, ArticleCommand, Articl
   owner: ownerOf,
   command: (base) => base,
 };
-export const CHANNEL_IMPORT: ImportKindSpec<ChannelInput, ChannelCommand, ChannelEvent, ChannelState> = {
-  key: 'channels',
-  input: ChannelInput,
-  prefix: ID_PREFIX.channel,
-  aggregate: channelAggregate,
-  stream: channelStream,
-  owner: ownerOf,
-  command: (base) => base,
-};
 
 /** A list of different kinds: each spec's own types are checked where it is declared. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyImportSpec = ImportKindSpec<any, any, any, any>;
 
 /** The kinds not yet in a feature folder (features/*); @support/catalog adds the features' to them. */
-export const BUILT_IN_IMPORTS: readonly AnyImportSpec[] = [TICKET_IMPORT, ARTICLE_IMPORT, CHANNEL_IMPORT];
+export const BUILT_IN_IMPORTS: readonly AnyImportSpec[] = [TICKET_IMPORT, ARTICLE_IMPORT];

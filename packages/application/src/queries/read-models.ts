@@ -1,7 +1,7 @@
 import type { AgentSettings } from '@support/domain';
-import type { ArticleDocument, ChannelDocument, ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
+import type { ArticleDocument, ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
 import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WEBHOOK_ENDPOINTS, WORKSPACES, type CustomerDocument } from '@support/projections';
-import { ARTICLES, CHANNELS, TICKETS } from '@support/projections';
+import { ARTICLES, TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
@@ -71,7 +71,6 @@ export type CustomerDoc = CustomerDocument;
 export type TicketDoc = TicketDocument;
 export type ArticleDoc = ArticleDocument;
 /** Holds `config`, which no response may include. */
-export type ChannelDoc = ChannelDocument;
 export type ConversationDoc = ConversationDocument;
 export type MessageDoc = MessageDocument;
 export interface WebhookEndpointDoc extends Doc {
@@ -102,7 +101,6 @@ export class ReadModels {
   readonly customers: Scoped<CustomerDoc>;
   readonly tickets: Scoped<TicketDoc>;
   readonly articles: Scoped<ArticleDoc>;
-  readonly channels: Scoped<ChannelDoc>;
   readonly conversations: Scoped<ConversationDoc>;
   readonly messages: Scoped<MessageDoc>;
   readonly webhookEndpoints: Scoped<WebhookEndpointDoc>;
@@ -116,7 +114,6 @@ export class ReadModels {
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
     this.articles = new Scoped(reads.collection<ArticleDoc>(ARTICLES));
-    this.channels = new Scoped(reads.collection<ChannelDoc>(CHANNELS));
     this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
     this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
     this.webhookEndpointDocs = reads.collection<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS);

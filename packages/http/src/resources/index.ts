@@ -5,7 +5,6 @@ export * from './meta';
 export * from './customer';
 export * from './ticket';
 export * from './article';
-export * from './channel';
 export * from './conversation';
 export * from './message';
 export * from './webhook';

@@ -6,7 +6,7 @@ import { messageRoutes } from './messages';
 import { metaRoutes } from './meta';
 import { tagRoutes } from '@support/tags/routes';
 import { cannedResponseRoutes } from '@support/canned-responses/routes';
-import { channelRoutes } from './channels';
+import { channelRoutes } from '@support/channels/routes';
 import { knowledgeBaseRoutes } from './knowledge-base';
 import { ticketRoutes } from './tickets';
 import { webhookRoutes } from './webhooks';

@@ -1,9 +1,7 @@
 import * as t from 'io-ts';
-import { CHANNEL_STATUSES, CHANNEL_TYPES } from '@support/domain';
-import type { ChannelDoc } from '@support/application';
-import { bool, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { bool, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import { CHANNEL_STATUSES, CHANNEL_TYPES } from './events';
+import type { ChannelDocument } from './projection';
 
 /** Spec 2.12. The stored `config` (sensitive settings) is not part of the resource. */
 export const ChannelResource = struct(
@@ -26,7 +24,7 @@ export const ChannelResource = struct(
 export type ChannelResource = t.TypeOf<typeof ChannelResource>;
 
 /** Picks the resource's fields one by one: nothing else of the document (config) can leak. */
-export const toChannel = (d: ChannelDoc): ChannelResource => ({
+export const toChannel = (d: ChannelDocument): ChannelResource => ({
   object: 'channel',
   id: d.id,
   type: d.type,

@@ -1,4 +1,6 @@
-import { ChannelResource, listBody, listOf, route, struct, toChannel } from '@support/http';
+import { listBody, listOf, route, struct } from '@support/http';
+import { channelsOf } from './queries';
+import { ChannelResource, toChannel } from './resource';
 
 /** Read-only (spec 4.7): channels enter by the operator's import; their config is never served. */
 export const channelRoutes = [
@@ -11,7 +13,7 @@ export const channelRoutes = [
     query: struct({}),
     response: { status: 200, codec: listOf(ChannelResource, 'channel'), description: 'Every channel' },
     handler: async ({ app, principal }) => {
-      const { items } = await app.reads.channels.find(principal.workspaceId, {});
+      const { items } = await channelsOf(app).find(principal.workspaceId, {});
       return { body: listBody(items.map(toChannel), false) };
     },
   }),

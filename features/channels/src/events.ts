@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 /** Operator interface: the channel vocabulary the spec leaves open. */
 export const CHANNEL_TYPES = ['widget', 'whatsapp', 'facebook', 'instagram', 'telegram', 'email', 'api'] as const;

@@ -1,5 +1,4 @@
-import { Decider } from '../decider';
-import { ImportCommand, importedRecordDecider, ImportedState } from '../imported';
+import { Decider, ImportCommand, importedRecordDecider, ImportedState } from '@support/domain';
 import { ChannelChanges, ChannelEvent } from './events';
 import { ChannelInput } from './input';
 

@@ -1,13 +1,18 @@
+import type { ConversationEvent } from '@support/domain';
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { aggregateId, EventData, Projection } from './projection';
+import type { ChannelEvent } from './events';
+
+/** The events the read model follows: its own, and the conversations started on a channel. */
+type Followed = ChannelEvent | Extract<ConversationEvent, { type: 'conversation.created' }>;
 
 /** Channels, with their `config` (never served by the API: the resource leaves it out). */
 export const CHANNELS = { name: 'channels', indexes: [['workspace_id'], ['workspace_id', 'type']] } as const;
 
 /** A channel as the read model holds it, with the count of conversations started on it. */
-export type ChannelDocument = Doc & EventData<'channel.created'> & { conversation_count: number; updated_at: string };
+export type ChannelDocument = Doc & Extract<ChannelEvent, { type: 'channel.created' }>['data'] & { conversation_count: number; updated_at: string };
 
-export const channelsProjection: Projection<ChannelDocument> = {
+export const channelsProjection: Projection<ChannelDocument, Followed> = {
   collection: CHANNELS,
   handles: ['channel.created', 'channel.updated', 'conversation.created'],
   targets: (e) => (e.type === 'conversation.created' ? (e.data.channel_id ? [e.data.channel_id] : []) : [aggregateId(e)]),

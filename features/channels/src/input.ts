@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
-import { ID_PREFIX } from '../ids';
-import { among, closed, exactly, flag, isoTime, object, orNull, prefixedId, text, whole } from '../input';
+import { ID_PREFIX, input } from '@support/domain';
 import { CHANNEL_STATUSES, CHANNEL_TYPES } from './events';
+
+const { among, closed, exactly, flag, isoTime, object, orNull, prefixedId, text, whole } = input;
 
 /**
  * A channel as an import file gives it (spec 2.12); `type` and `name` are required. `config`

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ChannelCommand, channelDecider, ChannelEvent, ChannelInput } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { ChannelCommand, channelDecider, ChannelEvent, ChannelInput } from '@support/channels';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(channelDecider);
 const AT = '2026-03-01T10:00:00.000Z';
