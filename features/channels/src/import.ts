@@ -1,19 +1,16 @@
-import { Aggregate, ImportKindSpec } from '@support/application';
+import { importedRecordKind } from '@support/application';
 import { ID_PREFIX } from '@support/domain';
-import { ChannelCommand, channelDecider, ChannelState } from './decider';
+import { channelDecider, ChannelState } from './decider';
 import { ChannelEvent } from './events';
 import { ChannelInput } from './input';
 
 export const channelStream = (id: string) => `channel-${id}`;
-const aggregate: Aggregate<ChannelCommand, ChannelEvent, ChannelState> = { decider: channelDecider, codec: ChannelEvent };
 
 /** Channels enter only by the operator's import, under `channels`. */
-export const CHANNEL_IMPORT: ImportKindSpec<ChannelInput, ChannelCommand, ChannelEvent, ChannelState> = {
+export const CHANNEL_IMPORT = importedRecordKind<ChannelInput, ChannelEvent, ChannelState>({
   key: 'channels',
   input: ChannelInput,
   prefix: ID_PREFIX.channel,
-  aggregate,
+  aggregate: { decider: channelDecider, codec: ChannelEvent },
   stream: channelStream,
-  owner: (s) => (s.exists ? s.workspace_id : null),
-  command: (base) => base,
-};
+});

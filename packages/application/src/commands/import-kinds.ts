@@ -49,15 +49,21 @@ export const TICKET_IMPORT: ImportKindSpec<TicketInput, TicketCommand, TicketEve
   owner: ownerOf,
   command: (base, numbers) => ({ ...base, next_number: numbers.get(base.id) ?? null }),
 };
-export const ARTICLE_IMPORT: ImportKindSpec<ArticleInput, ArticleCommand, ArticleEvent, ArticleState> = {
+/**
+ * The import kind of a record that arrives by import as it is given (importedRecordDecider):
+ * its import command is the item itself, and it belongs to the workspace that imported it.
+ */
+export const importedRecordKind = <I, Ev extends DomainEvent, S extends { exists: false } | { exists: true; workspace_id: string }>(
+  kind: Pick<ImportKindSpec<I, ImportCommand<I>, Ev, S>, 'key' | 'input' | 'prefix' | 'aggregate' | 'stream'>,
+): ImportKindSpec<I, ImportCommand<I>, Ev, S> => ({ ...kind, owner: ownerOf, command: (base) => base });
+
+export const ARTICLE_IMPORT = importedRecordKind<ArticleInput, ArticleEvent, ArticleState>({
   key: 'knowledge_base_articles',
   input: ArticleInput,
   prefix: ID_PREFIX.article,
   aggregate: articleAggregate,
   stream: articleStream,
-  owner: ownerOf,
-  command: (base) => base,
-};
+});
 
 /** A list of different kinds: each spec's own types are checked where it is declared. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
