@@ -339,7 +339,7 @@ const main = async () => {
         fmt(quality.recall_at_5, 3),
         fmt(quality.mrr, 3),
         fmt(quality.turns_citing_right_article, 3),
-        `${fmt(quality.off_topic_declined, 2)} of ${quality.off_topic_questions}`,
+        `${Math.round(quality.off_topic_declined * quality.off_topic_questions)} of ${quality.off_topic_questions}`,
       ],
     ]);
     const visibilityText =
