@@ -13,7 +13,7 @@ import {
   TicketInput,
   TicketState,
 } from '@support/domain';
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import { Aggregate } from './execute';
 
 export const ticketStream = (id: string) => `ticket-${id}`;

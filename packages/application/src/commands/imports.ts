@@ -9,7 +9,7 @@ import { TicketNumbers } from './ticket-numbers';
 import { Workspaces } from './workspaces';
 
 /** Per kind given: how many items and their ids, in file order (created and updated alike). */
-export type ImportReport = Record<ImportKind, { count: number; ids: string[] }>;
+export type ImportReport = Partial<Record<ImportKind, { count: number; ids: string[] }>>;
 
 export interface ImportOutcome {
   report: ImportReport;
