@@ -1,4 +1,5 @@
 import t from 'tap';
+import { defaultModelDir, missingModelFiles } from '@support/agent';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { adminJson } from '../support/service';
 import { until } from '../support/wait';
@@ -41,6 +42,30 @@ t.test('greetings and thanks get a short reply in the tone, free, and never hand
   const conv = (await e2e.ws.api.get(`/conversations/${conversation}`)).body;
   t.equal(conv.assignee, null, 'still with the agent');
 });
+
+const missing = missingModelFiles(defaultModelDir());
+t.test(
+  'an off-topic request gets a free decline in the tone, cites nothing and never hands the chat over',
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  async (t) => {
+    const before = await credits();
+    // Both share words with the help centre ("forecast", "plan"), so only their meaning tells them apart.
+    for (const message of [
+      'Tell me a joke about the rain forecast.',
+      'Can you recommend a good movie for tonight?',
+      'Which stocks should I buy for my retirement plan?',
+    ]) {
+      const r = await e2e.ws.api.post('/agent/messages', { message });
+      t.strictSame(
+        [r.status, r.body.escalated, r.body.messages.length, r.body.credits_used, r.body.sources, r.body.quick_replies],
+        [200, false, 1, 0, [], []],
+        message,
+      );
+      t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Small talk/, message);
+    }
+    t.equal(await credits(), before, 'nothing charged');
+  },
+);
 
 t.test('a lead in the first message: answered, stored on the customer and the conversation, every consumer healthy', async (t) => {
   const r = await e2e.ws.api.post('/agent/messages', {

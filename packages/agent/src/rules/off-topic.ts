@@ -1,5 +1,6 @@
-import type { SemanticSearch } from '../knowledge/embeddings';
+import { MIN_SIMILARITY, type SemanticSearch } from '../knowledge/embeddings';
 import type { SearchHit } from '../knowledge/types';
+import type { Tone } from '../responders/types';
 
 /**
  * Requests that no help centre answers, whatever its product: jokes, the weather, trivia,
@@ -37,13 +38,28 @@ export const OFF_TOPIC_MARGIN = 0;
 
 /**
  * Whether a customer's message asks for something off-topic: closer in meaning to one of
- * OFF_TOPIC_REQUESTS than to any passage search found. Such a message cites nothing, however
- * many of its words the help centre happens to use ("a joke about programmers", "which stocks
- * should I buy this year"). Without the embedding model, never (BM25's word-share rule stands).
+ * OFF_TOPIC_REQUESTS than to any passage. Such a message cites nothing, however many of its
+ * words the help centre happens to use ("a joke about programmers", "which stocks should I buy
+ * this year"). Search found `hits`; when it found none, every passage is below MIN_SIMILARITY.
+ * Without the embedding model, never (BM25's word-share rule stands).
  */
 export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
-  if (!semantic || hits.length === 0) return false;
-  const closest = Math.max(...hits.map((h) => h.similarity ?? -1));
+  if (!semantic) return false;
+  const closest = hits.length ? Math.max(...hits.map((h) => h.similarity ?? -1)) : MIN_SIMILARITY;
   const requests = await semantic.textSimilarities(message, OFF_TOPIC_REQUESTS);
   return Math.max(...requests) > closest + OFF_TOPIC_MARGIN;
 };
+
+const DECLINES: Record<Tone, (name: string, business: string) => string> = {
+  professional: (name, business) =>
+    `I am ${name}, the AI assistant of ${business}, and I can only help with questions about ${business}. How can I help you today?`,
+  friendly: (name, business) => `I'm ${name}, ${business}'s AI assistant, so I can only help with questions about ${business}. What can I help you with?`,
+  casual: (name, business) => `I'm ${name}, the AI assistant here: I can only help with ${business} stuff. What do you need?`,
+};
+
+/**
+ * The reply to an off-topic request: who answers, and what it can help with, in the agent's
+ * tone. Free, and never a hand-over: a person has nothing to add to "tell me a joke", and it
+ * answers "are you a bot?" too.
+ */
+export const offTopicReply = (tone: Tone, name: string, business: string): string => (DECLINES[tone] ?? DECLINES.friendly)(name, business);

@@ -72,10 +72,10 @@ export class KnowledgeFeed {
     return searchKnowledge(this.index, this.semantic, workspaceId, query, topK, scope);
   }
 
-  /** What a customer's message may be answered from: public passages, none when it asks for something off-topic (rules/off-topic.ts). */
-  async customerHits(workspaceId: string, message: string, topK: number): Promise<SearchHit[]> {
+  /** What a customer's message may be answered from: public passages; none, and `offTopic`, when it asks for something off-topic (rules/off-topic.ts). */
+  async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
-    return (await offTopic(this.semantic, message, hits)) ? [] : hits;
+    return (await offTopic(this.semantic, message, hits)) ? { hits: [], offTopic: true } : { hits, offTopic: false };
   }
 
   /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */

@@ -3,6 +3,7 @@ import { followUpQuery } from '../rules/follow-up';
 import { asksForPerson, handoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
+import { offTopicReply } from '../rules/off-topic';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import {
@@ -207,20 +208,21 @@ export class AgentTurns {
       });
       return none;
     }
-    // Greetings, thanks and goodbyes get a short reply in the agent's tone, free, and never hand over.
-    const small = smallTalkOf(message);
-    if (small) {
-      const reply = smallTalkReply(small, settings.tone);
-      const outcome: TurnOutcome = {
+    // One bubble, free, citing nothing, never a hand-over.
+    const freeReply = (reply: string): { outcome: TurnOutcome; answer: Answer } => ({
+      outcome: {
         kind: 'reply',
         turn_id: turn.id,
         replies: [{ id: ids.next(ID_PREFIX.message), content: reply }],
         credits_used: 0,
         model_tier: settings.model_tier,
         sources: [],
-      };
-      return { outcome, answer: { messages: [reply], quick_replies: [], buttons: [], images: [], sources: [], grounded: true } };
-    }
+      },
+      answer: { messages: [reply], quick_replies: [], buttons: [], images: [], sources: [], grounded: true },
+    });
+    // Greetings, thanks and goodbyes get a short reply in the agent's tone.
+    const small = smallTalkOf(message);
+    if (small) return freeReply(smallTalkReply(small, settings.tone));
     // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the message before it.
     const previous = [...history].reverse().find((m) => m.sender_type === 'customer')?.content ?? null;
     const asked = followUpQuery(withoutContactDetails(message), previous && withoutContactDetails(previous));
@@ -238,14 +240,17 @@ export class AgentTurns {
         return handOver('after_replies', null);
       }
     }
+    // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
+    const found = await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS);
+    // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
+    if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business));
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     const answer = await this.parts.responder.answer({
       settings,
       business,
       message: asked,
       history: history.filter((m) => roles[m.sender_type]).map((m) => ({ role: roles[m.sender_type], content: m.content })),
-      // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
-      hits: await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS),
+      hits: found.hits,
       similarity: this.parts.knowledge.similarityTo(asked),
       passagesOf: (articleId) => this.parts.knowledge.index.passagesOf(workspaceId, articleId),
     });
