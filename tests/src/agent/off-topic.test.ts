@@ -1,5 +1,6 @@
 import t from 'tap';
-import { MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic } from '@support/agent';
+import { MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
+import { AGENT_DEFAULTS } from '@support/domain';
 import { hit } from '../support/hits';
 
 /** The off-topic rule: a message closer in meaning to a request no help centre answers than to any passage found. */
@@ -35,4 +36,14 @@ t.test('without hits, a message is off-topic when a request is closer than any p
 
 t.test('without the model nothing is judged off-topic', async (t) => {
   t.strictSame(await offTopic(null, 'Tell me a joke', [PLANS]), false);
+});
+
+t.test('the decline says who answers and what it helps with, in the tone', async (t) => {
+  t.strictSame(
+    offTopicReply('friendly', 'Aria', 'Acme'),
+    "I'm Aria, Acme's AI assistant, so I can only help with questions about Acme. What can I help you with?",
+  );
+  // The default name says nothing: the business's assistant it is
+  t.strictSame(offTopicReply('casual', AGENT_DEFAULTS.name, 'Acme'), "I'm Acme's AI assistant: I can only help with Acme stuff. What do you need?");
+  t.match(offTopicReply('professional', 'Aria', 'Acme'), /^I am Aria, Acme's AI assistant, and I can only help with questions about Acme\./);
 });

@@ -1,5 +1,6 @@
 import { MIN_SIMILARITY, type SemanticSearch } from '../knowledge/embeddings';
 import type { SearchHit } from '../knowledge/types';
+import { AGENT_DEFAULTS } from '@support/domain';
 import type { Tone } from '../responders/types';
 
 /**
@@ -50,11 +51,13 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'
   return Math.max(...requests) > closest + OFF_TOPIC_MARGIN;
 };
 
-const DECLINES: Record<Tone, (name: string, business: string) => string> = {
-  professional: (name, business) =>
-    `I am ${name}, the AI assistant of ${business}, and I can only help with questions about ${business}. How can I help you today?`,
-  friendly: (name, business) => `I'm ${name}, ${business}'s AI assistant, so I can only help with questions about ${business}. What can I help you with?`,
-  casual: (name, business) => `I'm ${name}, the AI assistant here: I can only help with ${business} stuff. What do you need?`,
+/** Who answers: the agent's name, unless it is still the default one ("I'm AI Agent" says nothing). */
+const who = (name: string, business: string) => (name === AGENT_DEFAULTS.name ? `${business}'s AI assistant` : `${name}, ${business}'s AI assistant`);
+
+const DECLINES: Record<Tone, (who: string, business: string) => string> = {
+  professional: (who, business) => `I am ${who}, and I can only help with questions about ${business}. How can I help you today?`,
+  friendly: (who, business) => `I'm ${who}, so I can only help with questions about ${business}. What can I help you with?`,
+  casual: (who, business) => `I'm ${who}: I can only help with ${business} stuff. What do you need?`,
 };
 
 /**
@@ -62,4 +65,4 @@ const DECLINES: Record<Tone, (name: string, business: string) => string> = {
  * tone. Free, and never a hand-over: a person has nothing to add to "tell me a joke", and it
  * answers "are you a bot?" too.
  */
-export const offTopicReply = (tone: Tone, name: string, business: string): string => (DECLINES[tone] ?? DECLINES.friendly)(name, business);
+export const offTopicReply = (tone: Tone, name: string, business: string): string => (DECLINES[tone] ?? DECLINES.friendly)(who(name, business), business);
