@@ -122,6 +122,23 @@ t.test('response_length shapes the number of bubbles', async (t) => {
   t.strictSame(short.messages, ['Hi there! Use the reset link we e-mail you. I hope that helps!']);
 });
 
+t.test("only the conversation's first answer greets", async (t) => {
+  // Given the agent has answered in this conversation before
+  const history: Question['history'] = [
+    { role: 'customer', content: 'Where do I sign in?' },
+    { role: 'ai', content: 'Hi there! On the sign-in page.' },
+  ];
+  // When asked again
+  const next = await ask(question({ history }, { response_length: 'concise' }));
+  // Then the answer goes on without a second "Hi there!"
+  t.strictSame(next.messages, [
+    'If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
+  ]);
+  // And a customer's earlier messages alone do not count
+  const first = await ask(question({ history: history.slice(0, 1) }, { response_length: 'concise' }));
+  t.match(first.messages[0], /^Hi there! /);
+});
+
 t.test('tone chooses the greeting, the closing and the "I don\'t know" wording', async (t) => {
   const by = async (tone: AnswerSettings['tone']) => (await ask(question({}, { tone }))).messages;
   const friendly = await by('friendly');

@@ -12,6 +12,11 @@ t.test('a customer asking for a person, in several languages; a question about p
     ['Je veux parler à un conseiller', true],
     ['How many people can use one account?', false],
     ['Is the camera able to detect a person?', false],
+    // A question about who answers is not a request for someone else…
+    ['are you a real person?', false],
+    ['Is this a live human or a bot?', false],
+    // …unless it asks for one too
+    ['Are you a real person? I want to talk to a human', true],
   ];
   t.strictSame(
     cases.map(([m]) => [m, asksForPerson(m)]),

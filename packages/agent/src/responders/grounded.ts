@@ -192,7 +192,8 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
       .map((u) => u.text)
       .join(' '),
   );
-  messages[0] = `${wording.greeting} ${messages[0]}`;
+  // The conversation's first answer greets; the next ones go on from it.
+  if (!question.history.some((h) => h.role === 'ai')) messages[0] = `${wording.greeting} ${messages[0]}`;
   if (settings.response_length !== 'concise') messages[messages.length - 1] = `${messages[messages.length - 1]} ${wording.closing}`;
 
   const cited = distinctBy(

@@ -13,8 +13,17 @@ const ASKS_FOR_PERSON = new RegExp(
   'i',
 );
 
+/** "Are you a real person?", "is this a bot?": a question about who answers, not a request for someone else. */
+const ASKS_WHO_ANSWERS = /\b(?:are\s+you|is\s+this|is\s+that)\s+(?:a\s+|an\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|bot|robot|machine|ai)\b/i;
+/** Asking to talk to someone, which a question about who answers may still do ("are you a bot? I want to talk to a human"). */
+const ASKS_TO_TALK = /\b(?:talk|speak|chat)\s+(?:to|with)\b/i;
+
 /** True when the customer asks for a person. */
-export const asksForPerson = (message: string): boolean => ASKS_FOR_PERSON.test(message.normalize('NFC'));
+export const asksForPerson = (message: string): boolean => {
+  const text = message.normalize('NFC');
+  if (!ASKS_FOR_PERSON.test(text)) return false;
+  return !ASKS_WHO_ANSWERS.test(text) || ASKS_TO_TALK.test(text);
+};
 
 const HANDOFF: Record<Tone, string> = {
   professional: 'Thank you for your patience. I am passing your conversation to a member of our team, who will reply here shortly.',

@@ -45,8 +45,8 @@ const wordsOf = (message: string): string[] =>
 export const smallTalkOf = (message: string): SmallTalk | null => {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS || !words.every((w) => ALL.has(w))) return null;
-  // Thanks and goodbyes first: "ok thanks, bye" closes a conversation more than it greets.
-  const kind = (['thanks', 'goodbye', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
+  // Goodbyes, then thanks: "ok thanks, bye" closes the conversation, "thanks!" may go on.
+  const kind = (['goodbye', 'thanks', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
   // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
   return kind ?? (words.includes('how') && words.some((w) => WELLBEING.has(w)) ? 'greeting' : null);
 };
