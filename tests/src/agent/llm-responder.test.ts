@@ -236,6 +236,32 @@ t.test('citing several passages gives their distinct titles in citation order', 
   t.equal(answer.grounded, true);
 });
 
+t.test("a message of several questions: the model also reads each part's best passages, once each", async (t) => {
+  const shipping = hit('art_ship', 0, 'Shipping', null, 'Orders to Canada arrive in 6 to 9 business days.', 5);
+  const server = await fakeServer(t, () => modelSays({ messages: ['Answer.'], citations: [1, 3] }));
+  const { responder } = responderFor(server.baseUrl);
+  const answer = await responder.answer(
+    question({
+      hits: [HITS[0]],
+      parts: [
+        { message: 'I forgot my password', hits: [HITS[0]] },
+        { message: 'how long is delivery to Canada?', hits: [shipping, HITS[1]] },
+      ],
+    }),
+  );
+  const context = String(server.requests[0].body.messages[0].content);
+  t.strictSame(
+    [
+      /Resetting your password/.test(context),
+      /Orders to Canada/.test(context),
+      /Invoices are e-mailed/.test(context),
+      context.split('Resetting your password').length - 1,
+    ],
+    [true, true, true, 1],
+  );
+  t.strictSame(answer.sources, ['Resetting your password', 'Billing and invoices']);
+});
+
 t.test('an answer citing nothing (the model does not know) is not grounded', async (t) => {
   const server = await fakeServer(t, () => modelSays({ messages: ["Sorry, I don't know that."], quick_replies: [], buttons: [], images: [], citations: [] }));
   const { responder, fallback } = responderFor(server.baseUrl);

@@ -15,6 +15,11 @@ const ARTICLES = [
       'Shipping is free on orders over $50.',
   },
   { id: kbId(72), title: 'Returns', content: 'You can return an unused item within 30 days for a full refund. Start a return from your orders page.' },
+  {
+    id: kbId(73),
+    title: 'Gift cards',
+    content: 'Gift cards are sold in amounts from $10 to $500. A gift card never expires. You can use several gift cards on one order.',
+  },
 ];
 
 t.before(async () => {
@@ -37,4 +42,14 @@ t.test('a question in Spanish finds the English article by meaning', async (t) =
   t.equal(r.status, 200);
   t.strictSame(r.body.sources, ['Returns']);
   t.match(r.body.messages.join(' '), /within 30 days/);
+});
+
+t.test('a message asking two things is answered on both, from the article that answers each', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'How long does delivery to Canada take, and do gift cards ever expire?' });
+  t.equal(r.status, 200);
+  const said = r.body.messages.join(' ');
+  t.match(said, /Orders to Canada arrive in 6 to 9 business days\./);
+  t.match(said, /A gift card never expires\./);
+  t.strictSame(r.body.sources, ['Shipping times and costs', 'Gift cards']);
 });

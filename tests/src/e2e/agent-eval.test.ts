@@ -9,7 +9,7 @@ import type { Figures } from '../eval/measure';
  * points under the figures measured (README "AI agent"), so a change that makes answers worse
  * on unseen help centres fails here; no internal, draft or AI-disabled content may ever show.
  * Measured (hybrid, multilingual-e5-small): recall@1 0.821, recall@5 0.987, right article cited
- * 0.904, key fact stated 0.723, follow-ups 0.875, non-English 0.944, off-topic and small talk
+ * 0.904, key fact stated 0.713, follow-ups 0.875, non-English 0.944, off-topic and small talk
  * cite nothing 0.938, unanswerable cite nothing 0.533, leaks 0.
  */
 const FLOORS: Partial<Record<keyof Figures, number>> = {

@@ -1,4 +1,4 @@
-import { followUpQuery, GroundedResponder, KnowledgeIndex, offTopic, searchKnowledge, SemanticSearch } from '@support/agent';
+import { followUpQuery, GroundedResponder, KnowledgeIndex, offTopic, questionParts, searchKnowledge, SemanticSearch } from '@support/agent';
 import { centresOf, type Half } from './eval-set';
 
 /**
@@ -30,7 +30,23 @@ const main = async () => {
       const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message is answered from nothing.
       const hits = (await offTopic(semantic, asked, found)) ? [] : found;
+      // As a turn does: each question of a message with two or three looked up on its own.
+      const partsAsked = asked === last ? questionParts(last) : [];
+      const parts =
+        partsAsked.length > 1
+          ? await Promise.all(
+              partsAsked.map(async ({ text, query }) => {
+                const partFound = await searchKnowledge(index, semantic, centre.name, query, 8, { customerFacing: true });
+                return {
+                  message: text,
+                  hits: (await offTopic(semantic, query, partFound)) ? [] : partFound,
+                  similarity: (texts: readonly string[]) => semantic.textSimilarities(text, texts),
+                };
+              }),
+            )
+          : undefined;
       const answer = await responder.answer({
+        parts,
         settings: { tone: 'friendly', response_length: 'balanced', custom_instructions: null, name: 'Agent', model_tier: 'essential' } as never,
         message: asked,
         history: [],

@@ -82,18 +82,33 @@ export const quickReplyFor = (title: string): string => {
  */
 export class GroundedResponder implements Responder {
   async answer(question: Question): Promise<Answer> {
-    if (!question.similarity) return groundedAnswer(question);
-    // With the embedding model: each sentence of the relevant passages scored by its meaning's closeness to the question.
-    const context = new Map<string, string>();
-    for (const h of candidates(question, relevantHits(question.message, question.hits))) {
-      for (const u of unitsOf(h.passage)) if (!context.has(u.text)) context.set(u.text, inContext(h.passage, u.text));
+    const bubbles = BUBBLES[question.settings.response_length] ?? BUBBLES.balanced;
+    const parts = question.parts ?? [];
+    if (parts.length > 1) {
+      // Each question of the message answered on its own, in its share of the bubbles; the whole
+      // message when fewer than two parts find an answer.
+      const share = Math.max(1, Math.floor(bubbles / parts.length));
+      const answered = await Promise.all(parts.map(async (part) => chooseFor({ ...question, ...part, parts: undefined }, share)));
+      const grounded = answered.filter((c): c is Choice => c !== null);
+      if (grounded.length > 1) return assemble(question, interleave(grounded, bubbles), grounded);
     }
-    if (context.size === 0) return groundedAnswer(question);
-    const texts = [...context.keys()];
-    const sims = await question.similarity(texts.map((t) => context.get(t)!));
-    return groundedAnswer(question, new Map(texts.map((text, i) => [text, sims[i]])));
+    const choice = await chooseFor(question, bubbles);
+    return choice ? assemble(question, choice.chosen, [choice]) : unknown(question);
   }
 }
+
+/** The bubbles for one question: each sentence of its relevant passages scored by meaning when the model runs. */
+const chooseFor = async (question: Question, bubbles: number): Promise<Choice | null> => {
+  if (!question.similarity) return choose(question, bubbles);
+  const context = new Map<string, string>();
+  for (const h of candidates(question, relevantHits(question.message, question.hits))) {
+    for (const u of unitsOf(h.passage)) if (!context.has(u.text)) context.set(u.text, inContext(h.passage, u.text));
+  }
+  if (context.size === 0) return choose(question, bubbles);
+  const texts = [...context.keys()];
+  const sims = await question.similarity(texts.map((t) => context.get(t)!));
+  return choose(question, bubbles, new Map(texts.map((text, i) => [text, sims[i]])));
+};
 
 /**
  * A sentence as it is compared with the question: after its section's heading (else its
@@ -134,21 +149,45 @@ const unitsOf = (passage: Passage): Unit[] =>
     return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
   });
 
+interface Chunk {
+  hit: SearchHit;
+  units: Unit[];
+}
+
+/** What one question's answer is made of: its bubbles, best first, and how its hits were judged. */
+interface Choice {
+  chosen: Chunk[];
+  judged: ReturnType<typeof judgeHits>;
+  relevant: SearchHit[];
+}
+
+/** The "I don't know" answer in the tone: nothing relevant, nothing invented. */
+const unknown = (question: Question): Answer => ({
+  messages: [(WORDING[question.settings.tone] ?? WORDING.friendly).unknown],
+  quick_replies: [],
+  buttons: [],
+  images: [],
+  sources: [],
+  grounded: false,
+});
+
 /**
  * The grounded responder's answer, synchronously. `scores`: each sentence's similarity to the
  * question; without them, sentences are ranked by the question's words they share.
  */
 export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, number>): Answer => {
-  const { settings } = question;
-  const wording = WORDING[settings.tone] ?? WORDING.friendly;
+  const choice = choose(question, BUBBLES[question.settings.response_length] ?? BUBBLES.balanced, scores);
+  return choice ? assemble(question, choice.chosen, [choice]) : unknown(question);
+};
+
+/** At most `bubbles` bubbles that answer the question, in the order they are shown; null when nothing relevant answers. */
+const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string, number>): Choice | null => {
   const judged = judgeHits(question.message, question.hits);
   const relevant = candidates(
     question,
     judged.filter((s) => s.relevant).map((s) => s.hit),
   );
-  if (relevant.length === 0) {
-    return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
-  }
+  if (relevant.length === 0) return null;
 
   const asked = new Set(terms(question.message));
   const kinds = kindsAsked(question.message);
@@ -159,8 +198,8 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
       ? (scores.get(u.text) ?? 0) + (UNIT_TERM_WEIGHT * overlap(u)) / Math.max(1, asked.size) + UNIT_KIND_WEIGHT * kindShare(u)
       : overlap(u) + kindShare(u);
   const best = scores ? Math.max(...relevant.flatMap((h) => unitsOf(h.passage).map(score))) : 0;
-  const firstChunks: { hit: SearchHit; units: Unit[] }[] = [];
-  const laterChunks: { hit: SearchHit; units: Unit[] }[] = [];
+  const firstChunks: Chunk[] = [];
+  const laterChunks: Chunk[] = [];
   const seen = new Set<string>();
   const topArticle = relevant[0].passage.articleId;
   for (const hit of relevant) {
@@ -181,15 +220,50 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
     // A longer answer is filled from the best article only: never padded with another article's sentences.
     if (hit.passage.articleId === topArticle) laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
   }
-  const chosen = inTextOrder([...firstChunks, ...laterChunks].slice(0, BUBBLES[settings.response_length] ?? BUBBLES.balanced));
-  if (chosen.length === 0) {
-    return { messages: [wording.unknown], quick_replies: [], buttons: [], images: [], sources: [], grounded: false };
-  }
+  const chosen = inTextOrder([...firstChunks, ...laterChunks].slice(0, bubbles));
+  return chosen.length === 0 ? null : { chosen, judged, relevant };
+};
 
-  const messages = chosen.map((c) =>
-    [...c.units]
-      .sort((a, b) => a.index - b.index)
-      .map((u) => u.text)
+/**
+ * The bubbles of a message's parts taken in turn (each part's best, then each part's next) up to
+ * `bubbles`; with room for fewer bubbles than parts, the parts' best share the bubbles.
+ */
+const interleave = (choices: Choice[], bubbles: number): Chunk[][] => {
+  const limit = Math.max(bubbles, choices.length);
+  const taken: Chunk[] = [];
+  const said = new Set<string>();
+  for (let i = 0; taken.length < limit && choices.some((c) => i < c.chosen.length); i++) {
+    for (const c of choices) {
+      // A sentence another part already gave is not said twice.
+      const units = c.chosen[i]?.units.filter((u) => !said.has(u.text)) ?? [];
+      if (units.length === 0 || taken.length === limit) continue;
+      units.forEach((u) => said.add(u.text));
+      taken.push({ hit: c.chosen[i].hit, units });
+    }
+  }
+  if (taken.length <= bubbles) return taken.map((c) => [c]);
+  // Fewer bubbles than parts (concise): the parts' best sentences, one bubble each part's share.
+  const size = Math.ceil(taken.length / bubbles);
+  return Array.from({ length: bubbles }, (_, i) => taken.slice(i * size, (i + 1) * size)).filter((b) => b.length > 0);
+};
+
+/**
+ * The answer from its bubbles (each bubble one or more chunks): `tone` adds a greeting to the
+ * conversation's first answer and, unless concise, a closing to the last bubble; sources, links,
+ * images and quick replies come from what the bubbles cite.
+ */
+const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Choice[]): Answer => {
+  const { settings } = question;
+  const wording = WORDING[settings.tone] ?? WORDING.friendly;
+  const groups = bubbles.map((b) => (Array.isArray(b) ? b : [b]));
+  const messages = groups.map((group) =>
+    group
+      .map((c) =>
+        [...c.units]
+          .sort((a, b) => a.index - b.index)
+          .map((u) => u.text)
+          .join(' '),
+      )
       .join(' '),
   );
   // The conversation's first answer greets; the next ones go on from it.
@@ -197,7 +271,7 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
   if (settings.response_length !== 'concise') messages[messages.length - 1] = `${messages[messages.length - 1]} ${wording.closing}`;
 
   const cited = distinctBy(
-    chosen.map((c) => c.hit),
+    groups.flat().map((c) => c.hit),
     (h) => h.passage.id,
   );
   const sources = distinctBy(
@@ -207,7 +281,8 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
   const links = cited.map((h) => extractLinks(h.passage.text));
   // A paragraph that is only an image has no sentence to cite: its image comes with its article's answer when it is relevant.
   const citedArticleIds = new Set(cited.map((h) => h.passage.articleId));
-  const pictures = relevant
+  const pictures = choices
+    .flatMap((c) => c.relevant)
     .filter((h) => citedArticleIds.has(h.passage.articleId) && !cited.includes(h) && unitsOf(h.passage).length === 0)
     .map((h) => extractLinks(h.passage.text).images);
   const buttons = distinctBy(
@@ -216,10 +291,12 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
   ).slice(0, ANSWER_LIMITS.buttons);
   const images = distinctBy([...links.flatMap((l) => l.images), ...pictures.flat()], (i) => i).slice(0, ANSWER_LIMITS.images);
 
-  const citedArticles = new Set(cited.map((h) => h.passage.articleId));
   const citedTitles = new Set(sources);
   const quick_replies = distinctBy(
-    judged.filter((s) => s.related && !citedArticles.has(s.hit.passage.articleId) && !citedTitles.has(s.hit.passage.title)).map((s) => s.hit),
+    choices
+      .flatMap((c) => c.judged)
+      .filter((s) => s.related && !citedArticleIds.has(s.hit.passage.articleId) && !citedTitles.has(s.hit.passage.title))
+      .map((s) => s.hit),
     (h) => h.passage.articleId,
   )
     .map((h) => quickReplyFor(h.passage.title))
@@ -234,7 +311,7 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
  * never 2 and 3 then 1 and 4): the passages keep their rank, their sentences are re-cut into
  * as many bubbles as they had.
  */
-const inTextOrder = (chosen: { hit: SearchHit; units: Unit[] }[]): { hit: SearchHit; units: Unit[] }[] => {
+const inTextOrder = (chosen: Chunk[]): Chunk[] => {
   const byPassage = new Map<string, { hit: SearchHit; units: Unit[]; bubbles: number }>();
   for (const c of chosen) {
     const group = byPassage.get(c.hit.passage.id) ?? { hit: c.hit, units: [], bubbles: 0 };

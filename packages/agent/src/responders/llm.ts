@@ -22,6 +22,8 @@ export interface LlmResponderOptions {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_MESSAGES = 4;
+/** Each part of a many-question message adds its best few passages to the model's context. */
+const PART_HITS = 3;
 
 /**
  * What the model must return (the `content` of its message, a JSON object). Only `messages` is
@@ -140,7 +142,10 @@ export class LlmResponder implements Responder {
     this.loggedUrl = logged;
   }
 
-  async answer(question: Question): Promise<Answer> {
+  async answer(asked: Question): Promise<Answer> {
+    // A message of two or three questions: the model reads what each part found too (the whole message's hits first).
+    const hits = distinctBy([...asked.hits, ...(asked.parts ?? []).flatMap((p) => p.hits.slice(0, PART_HITS))], (h) => h.passage.id);
+    const question = { ...asked, hits };
     if (question.hits.length === 0) return this.fallbackAnswer(question);
     const tier = question.settings.model_tier;
     const model = this.options.models[tier];

@@ -33,6 +33,15 @@ export interface Question {
   similarity?: (texts: readonly string[]) => Promise<number[]>;
   /** Every passage of an article, in its order: the answer may come from a part of the best article that search ranked lower. */
   passagesOf?: (articleId: string) => readonly Passage[];
+  /** When the message asks two or three things (rules/question-parts.ts): each part with its own hits, answered part by part. */
+  parts?: readonly QuestionPart[];
+}
+
+/** One of the questions in a customer's message, looked up on its own. */
+export interface QuestionPart {
+  message: string;
+  hits: readonly SearchHit[];
+  similarity?: (texts: readonly string[]) => Promise<number[]>;
 }
 
 /** The answer fields of spec 2.7, plus whether it rests on the knowledge base. */

@@ -4,6 +4,9 @@ import { terms } from '../knowledge/text';
 const LEANS_BACK = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|same for|in that case)\b/i;
 const POINTS_BACK = /\b(?:it|its|that|this|they|them|those|these|there|one|ones)\b/i;
 
+/** A short message pointing back at something said before it ("how long does it last?"). */
+export const pointsBack = (message: string): boolean => terms(message).length <= 6 && POINTS_BACK.test(message);
+
 /**
  * The text to search for a customer's message: the message itself, or, when it only makes
  * sense after the customer's previous message ("and in London?", "will that delete my
@@ -12,6 +15,6 @@ const POINTS_BACK = /\b(?:it|its|that|this|they|them|those|these|there|one|ones)
 export const followUpQuery = (message: string, previousCustomerMessage: string | null): string => {
   if (!previousCustomerMessage) return message;
   const own = terms(message).length;
-  const leaning = own <= 3 || LEANS_BACK.test(message.trim()) || (own <= 6 && POINTS_BACK.test(message));
+  const leaning = own <= 3 || LEANS_BACK.test(message.trim()) || pointsBack(message);
   return leaning ? `${previousCustomerMessage}\n${message}` : message;
 };

@@ -4,6 +4,7 @@ import { asksForPerson, handoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { offTopicReply } from '../rules/off-topic';
+import { questionParts } from '../rules/question-parts';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import {
@@ -225,7 +226,8 @@ export class AgentTurns {
     if (small) return freeReply(smallTalkReply(small, settings.tone));
     // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the message before it.
     const previous = [...history].reverse().find((m) => m.sender_type === 'customer')?.content ?? null;
-    const asked = followUpQuery(withoutContactDetails(message), previous && withoutContactDetails(previous));
+    const own = withoutContactDetails(message);
+    const asked = followUpQuery(own, previous && withoutContactDetails(previous));
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.
     const handOver = (reason: EscalationReason, keyword: string | null) => ({
@@ -245,7 +247,20 @@ export class AgentTurns {
     // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
     if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business));
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
+    // Two or three questions in one message: each looked up on its own (a follow-up is one question in its context).
+    const partsAsked = asked === own ? questionParts(own) : [];
+    const parts =
+      partsAsked.length > 1
+        ? await Promise.all(
+            partsAsked.map(async ({ text, query }) => ({
+              message: text,
+              hits: (await this.parts.knowledge.customerHits(workspaceId, query, TURN_HITS)).hits,
+              similarity: this.parts.knowledge.similarityTo(text),
+            })),
+          )
+        : undefined;
     const answer = await this.parts.responder.answer({
+      parts,
       settings,
       business,
       message: asked,
