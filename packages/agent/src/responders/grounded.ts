@@ -4,55 +4,9 @@ import { ANSWER_LIMITS, distinctBy } from './answer';
 import { extractLinks, plain, sentenceEnd, sentencesOf } from './markdown';
 import { holdsKind, kindsAsked } from './answer-type';
 import { analysed, judgeHits, relevantHits, type Unit } from './relevance';
-import type { Answer, Question, Responder, ResponseLength, Tone } from './types';
-
-const BUBBLES: Record<ResponseLength, number> = { concise: 1, balanced: 2, detailed: 4 };
-/** A bubble holds at most this many sentences (a lead-in with its list counts as one)… */
-const UNITS_PER_BUBBLE = 2;
-/** …and a second sentence joins it only if the bubble stays this short. */
-const BUBBLE_CHARS = 420;
-
-interface Wording {
-  greeting: string;
-  closing: string;
-  unknown: string;
-}
-
-/** What the tone changes: the greeting of the first bubble, the closing of the last, the "I don't know". */
-const WORDING: Record<Tone, Wording> = {
-  professional: {
-    greeting: 'Thank you for your question.',
-    closing: 'Please let me know if there is anything else I can help you with.',
-    unknown:
-      'Thank you for your question. Unfortunately, I could not find information about this in our help center. Could you rephrase your question or add a few details?',
-  },
-  friendly: {
-    greeting: 'Hi there!',
-    closing: 'I hope that helps!',
-    unknown: "Hi there! I'm sorry, I couldn't find anything about that in our help articles. Could you try asking in a different way?",
-  },
-  casual: {
-    greeting: 'Hey!',
-    closing: 'Anything else?',
-    unknown: "Hey! Hmm, I couldn't find anything on that in our docs. Mind asking another way?",
-  },
-};
-
-/**
- * A title that already reads as a direct question ("How do I export sales", "Can I rent a
- * reader", "What happens when a payment fails") — not an indirect one like "How card data is
- * protected" or "When you receive your money".
- */
-const DIRECT_QUESTION =
-  /^(?:(?:how|what|where|which|who|why|when)\s+(?:do|does|did|can|could|should|will|would|is|are|was|to|much|many|long|often|happens|if)|why|can|could|do|does|is|are|should|will|would|may)\b/i;
-
-/** A related article offered as a quick reply, phrased as the customer's next message. */
-export const quickReplyFor = (title: string): string => {
-  const clean = title.trim().replace(/\s+/g, ' ');
-  if (clean.endsWith('?')) return clean;
-  if (DIRECT_QUESTION.test(clean)) return `${clean.replace(/[.!:;]+$/, '')}?`;
-  return `Tell me about "${clean}"`;
-};
+import type { Answer, Question, Responder } from './types';
+import { BUBBLES, chunk, type Chunk, inTextOrder, interleave, withAntecedents } from './bubbles';
+import { quickReplyFor, WORDING } from './wording';
 
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
@@ -73,7 +27,9 @@ export const quickReplyFor = (title: string): string => {
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
- * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions.
+ * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions;
+ * - a message of two or three questions (`parts`): each part's bubbles chosen on its own, in its
+ *   share of the bubbles, and taken in turn (bubbles.ts, `interleave`).
  * With nothing relevant it invents nothing: one polite "I don't know" bubble in the tone,
  * `grounded: false`, no sources (the caller may escalate instead).
  *
@@ -149,11 +105,6 @@ const unitsOf = (passage: Passage): Unit[] =>
     return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
   });
 
-interface Chunk {
-  hit: SearchHit;
-  units: Unit[];
-}
-
 /** What one question's answer is made of: its bubbles, best first, and how its hits were judged. */
 interface Choice {
   chosen: Chunk[];
@@ -225,29 +176,6 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
 };
 
 /**
- * The bubbles of a message's parts taken in turn (each part's best, then each part's next) up to
- * `bubbles`; with room for fewer bubbles than parts, the parts' best share the bubbles.
- */
-const interleave = (choices: Choice[], bubbles: number): Chunk[][] => {
-  const limit = Math.max(bubbles, choices.length);
-  const taken: Chunk[] = [];
-  const said = new Set<string>();
-  for (let i = 0; taken.length < limit && choices.some((c) => i < c.chosen.length); i++) {
-    for (const c of choices) {
-      // A sentence another part already gave is not said twice.
-      const units = c.chosen[i]?.units.filter((u) => !said.has(u.text)) ?? [];
-      if (units.length === 0 || taken.length === limit) continue;
-      units.forEach((u) => said.add(u.text));
-      taken.push({ hit: c.chosen[i].hit, units });
-    }
-  }
-  if (taken.length <= bubbles) return taken.map((c) => [c]);
-  // Fewer bubbles than parts (concise): the parts' best sentences, one bubble each part's share.
-  const size = Math.ceil(taken.length / bubbles);
-  return Array.from({ length: bubbles }, (_, i) => taken.slice(i * size, (i + 1) * size)).filter((b) => b.length > 0);
-};
-
-/**
  * The answer from its bubbles (each bubble one or more chunks): `tone` adds a greeting to the
  * conversation's first answer and, unless concise, a closing to the last bubble; sources, links,
  * images and quick replies come from what the bubbles cite.
@@ -304,59 +232,4 @@ const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Cho
     .slice(0, ANSWER_LIMITS.quickReplies);
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
-};
-
-/**
- * The chosen bubbles with each passage's sentences back in the article's order (steps 1 to 4,
- * never 2 and 3 then 1 and 4): the passages keep their rank, their sentences are re-cut into
- * as many bubbles as they had.
- */
-const inTextOrder = (chosen: Chunk[]): Chunk[] => {
-  const byPassage = new Map<string, { hit: SearchHit; units: Unit[]; bubbles: number }>();
-  for (const c of chosen) {
-    const group = byPassage.get(c.hit.passage.id) ?? { hit: c.hit, units: [], bubbles: 0 };
-    group.units.push(...c.units);
-    group.bubbles += 1;
-    byPassage.set(c.hit.passage.id, group);
-  }
-  return [...byPassage.values()].flatMap(({ hit, units, bubbles }) => {
-    const ordered = [...units].sort((a, b) => a.index - b.index);
-    const size = Math.ceil(ordered.length / bubbles);
-    return Array.from({ length: bubbles }, (_, i) => ({ hit, units: ordered.slice(i * size, (i + 1) * size) })).filter((c) => c.units.length > 0);
-  });
-};
-
-/** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
-const CONTINUES = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
-
-/**
- * Ranked units, each that leans back preceded by the sentence it leans on ("Sign in with a backup
- * code. Then set up 2FA again" is one answer, its second half alone is none).
- */
-const withAntecedents = (ranked: Unit[], units: Unit[]): Unit[] => {
-  const out: Unit[] = [];
-  for (const u of ranked) {
-    const before = CONTINUES.test(u.text) ? units.find((p) => p.index === u.index - 1) : undefined;
-    if (before && !out.includes(before) && !ranked.includes(before)) out.push(before);
-    if (!out.includes(u)) out.push(u);
-  }
-  return out;
-};
-
-/** Units (best first) into bubbles of at most two, the second only while the bubble stays short. */
-const chunk = (units: Unit[]): Unit[][] => {
-  const out: Unit[][] = [];
-  let current: Unit[] = [];
-  let length = 0;
-  for (const u of units) {
-    if (current.length > 0 && (current.length >= UNITS_PER_BUBBLE || length + 1 + u.text.length > BUBBLE_CHARS)) {
-      out.push(current);
-      current = [];
-      length = 0;
-    }
-    current.push(u);
-    length += (length > 0 ? 1 : 0) + u.text.length;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
 };

@@ -5,6 +5,8 @@ import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts } from '../responders/grounded';
 import { offTopic } from '../rules/off-topic';
+import { questionParts } from '../rules/question-parts';
+import type { QuestionPart } from '../responders/types';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
 import { Logger } from '@support/application';
@@ -76,6 +78,22 @@ export class KnowledgeFeed {
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     return (await offTopic(this.semantic, message, hits)) ? { hits: [], offTopic: true } : { hits, offTopic: false };
+  }
+
+  /**
+   * A message of two or three questions (rules/question-parts.ts), each part with what its query
+   * finds for a customer and its own similarity; undefined for a message of one question.
+   */
+  async customerParts(workspaceId: string, message: string, topK: number): Promise<QuestionPart[] | undefined> {
+    const parts = questionParts(message);
+    if (parts.length < 2) return undefined;
+    return Promise.all(
+      parts.map(async ({ text, query }) => ({
+        message: text,
+        hits: (await this.customerHits(workspaceId, query, topK)).hits,
+        similarity: this.similarityTo(text),
+      })),
+    );
   }
 
   /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */

@@ -4,7 +4,6 @@ import { asksForPerson, handoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { offTopicReply } from '../rules/off-topic';
-import { questionParts } from '../rules/question-parts';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import {
@@ -248,17 +247,7 @@ export class AgentTurns {
     if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business));
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     // Two or three questions in one message: each looked up on its own (a follow-up is one question in its context).
-    const partsAsked = asked === own ? questionParts(own) : [];
-    const parts =
-      partsAsked.length > 1
-        ? await Promise.all(
-            partsAsked.map(async ({ text, query }) => ({
-              message: text,
-              hits: (await this.parts.knowledge.customerHits(workspaceId, query, TURN_HITS)).hits,
-              similarity: this.parts.knowledge.similarityTo(text),
-            })),
-          )
-        : undefined;
+    const parts = asked === own ? await this.parts.knowledge.customerParts(workspaceId, own, TURN_HITS) : undefined;
     const answer = await this.parts.responder.answer({
       parts,
       settings,

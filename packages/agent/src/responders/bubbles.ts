@@ -1,0 +1,95 @@
+import type { SearchHit } from '../knowledge/types';
+import type { Unit } from './relevance';
+import type { ResponseLength } from './types';
+
+/** How an answer's sentences are cut into chat bubbles and put in order. */
+
+export const BUBBLES: Record<ResponseLength, number> = { concise: 1, balanced: 2, detailed: 4 };
+/** A bubble holds at most this many sentences (a lead-in with its list counts as one)… */
+const UNITS_PER_BUBBLE = 2;
+/** …and a second sentence joins it only if the bubble stays this short. */
+const BUBBLE_CHARS = 420;
+
+/** Some sentences of one passage, shown as one bubble. */
+export interface Chunk {
+  hit: SearchHit;
+  units: Unit[];
+}
+
+/**
+ * The bubbles of a message's parts taken in turn (each part's best, then each part's next) up to
+ * `bubbles`; with room for fewer bubbles than parts, the parts' best share the bubbles.
+ */
+export const interleave = (choices: readonly { chosen: Chunk[] }[], bubbles: number): Chunk[][] => {
+  const limit = Math.max(bubbles, choices.length);
+  const taken: Chunk[] = [];
+  const said = new Set<string>();
+  for (let i = 0; taken.length < limit && choices.some((c) => i < c.chosen.length); i++) {
+    for (const c of choices) {
+      // A sentence another part already gave is not said twice.
+      const units = c.chosen[i]?.units.filter((u) => !said.has(u.text)) ?? [];
+      if (units.length === 0 || taken.length === limit) continue;
+      units.forEach((u) => said.add(u.text));
+      taken.push({ hit: c.chosen[i].hit, units });
+    }
+  }
+  if (taken.length <= bubbles) return taken.map((c) => [c]);
+  // Fewer bubbles than parts (concise): the parts' best sentences, one bubble each part's share.
+  const size = Math.ceil(taken.length / bubbles);
+  return Array.from({ length: bubbles }, (_, i) => taken.slice(i * size, (i + 1) * size)).filter((b) => b.length > 0);
+};
+
+/**
+ * The chosen bubbles with each passage's sentences back in the article's order (steps 1 to 4,
+ * never 2 and 3 then 1 and 4): the passages keep their rank, their sentences are re-cut into
+ * as many bubbles as they had.
+ */
+export const inTextOrder = (chosen: Chunk[]): Chunk[] => {
+  const byPassage = new Map<string, { hit: SearchHit; units: Unit[]; bubbles: number }>();
+  for (const c of chosen) {
+    const group = byPassage.get(c.hit.passage.id) ?? { hit: c.hit, units: [], bubbles: 0 };
+    group.units.push(...c.units);
+    group.bubbles += 1;
+    byPassage.set(c.hit.passage.id, group);
+  }
+  return [...byPassage.values()].flatMap(({ hit, units, bubbles }) => {
+    const ordered = [...units].sort((a, b) => a.index - b.index);
+    const size = Math.ceil(ordered.length / bubbles);
+    return Array.from({ length: bubbles }, (_, i) => ({ hit, units: ordered.slice(i * size, (i + 1) * size) })).filter((c) => c.units.length > 0);
+  });
+};
+
+/** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
+const CONTINUES = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
+
+/**
+ * Ranked units, each that leans back preceded by the sentence it leans on ("Sign in with a backup
+ * code. Then set up 2FA again" is one answer, its second half alone is none).
+ */
+export const withAntecedents = (ranked: Unit[], units: Unit[]): Unit[] => {
+  const out: Unit[] = [];
+  for (const u of ranked) {
+    const before = CONTINUES.test(u.text) ? units.find((p) => p.index === u.index - 1) : undefined;
+    if (before && !out.includes(before) && !ranked.includes(before)) out.push(before);
+    if (!out.includes(u)) out.push(u);
+  }
+  return out;
+};
+
+/** Units (best first) into bubbles of at most two, the second only while the bubble stays short. */
+export const chunk = (units: Unit[]): Unit[][] => {
+  const out: Unit[][] = [];
+  let current: Unit[] = [];
+  let length = 0;
+  for (const u of units) {
+    if (current.length > 0 && (current.length >= UNITS_PER_BUBBLE || length + 1 + u.text.length > BUBBLE_CHARS)) {
+      out.push(current);
+      current = [];
+      length = 0;
+    }
+    current.push(u);
+    length += (length > 0 ? 1 : 0) + u.text.length;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+};
