@@ -22,4 +22,4 @@ export { VectorFile } from './knowledge/vector-file';
 export * from './service/configs';
 export * from './service/knowledge-feed';
 export * from './service/turns';
-export { Agent } from './service/agent';
+export { Agent, agentOf } from './service/agent';

@@ -1,4 +1,3 @@
-import type { Agent } from '@support/agent';
 import type { Application } from '@support/application';
 import { IdempotencyStore } from './limits/idempotency-store';
 import { MemoryCounterStore, SharedCounterStore } from './limits/rate-counters';
@@ -7,7 +6,6 @@ import { RateLimiter } from './limits/rate-limiter';
 /** What the API's routes run on: the application, and what only the API process builds beside it. */
 export interface Api {
   readonly app: Application;
-  readonly agent: Agent;
   readonly limiter: RateLimiter;
   readonly idempotency: IdempotencyStore;
 }
@@ -17,11 +15,10 @@ export interface ApiOptions {
   sharedLimits?: boolean;
 }
 
-export const apiOf = (app: Application, agent: Agent, options: ApiOptions = {}): Api => {
+export const apiOf = (app: Application, options: ApiOptions = {}): Api => {
   const counters = options.sharedLimits ? new SharedCounterStore(app.engines.reads, app.log.child({ component: 'rate-limit' })) : new MemoryCounterStore();
   return {
     app,
-    agent,
     limiter: new RateLimiter(counters, app.clock, app.config.rateLimitScale),
     idempotency: new IdempotencyStore(app.engines.reads, app.clock),
   };

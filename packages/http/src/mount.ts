@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type {} from 'koa-bodyparser';
-import type { Agent } from '@support/agent';
 import type { Application, Principal } from '@support/application';
 import type { Api } from './api';
 import { planAccess, Plan } from '@support/domain';
@@ -79,7 +78,6 @@ class Input implements HandlerInput<unknown, unknown, unknown> {
   constructor(
     private readonly ctx: Context,
     readonly app: Application,
-    readonly agent: Agent,
     readonly principal: Principal,
     readonly params: unknown,
     readonly query: unknown,
@@ -122,7 +120,7 @@ export const mountRoutes = (router: Router, api: Api, routes: readonly RouteDef[
         if (!def.bodyOptional && !hasBody(ctx)) throw new ApiError(400, 'A JSON body is required');
         body = decodeOrThrow(def.body, ctx.request.body ?? {}, 'body');
       }
-      const input = new Input(ctx, api.app, api.agent, principal, params, query, body);
+      const input = new Input(ctx, api.app, principal, params, query, body);
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
       const result =
         key === ''

@@ -1,5 +1,4 @@
 import * as t from 'io-ts';
-import type { Agent } from '@support/agent';
 import type { Application, Principal } from '@support/application';
 import type { Scope } from '@support/domain';
 import type { Struct } from './codec/struct';
@@ -12,8 +11,6 @@ type Decoded<C> = C extends t.Any ? t.TypeOf<C> : Record<string, never>;
 
 export interface HandlerInput<P, Q, B> {
   app: Application;
-  /** The AI agent (its settings, knowledge index and turns). */
-  agent: Agent;
   principal: Principal;
   params: P;
   query: Q;

@@ -1,4 +1,3 @@
-import { Agent } from '@support/agent';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { apiOf } from '@support/http';
 import { runUntilSignal } from './server';
@@ -11,4 +10,4 @@ import { CATALOG } from '@support/catalog';
 const config = loadConfigOrExit();
 const log = jsonLogger(config.logLevel, { service: 'api', instance: config.instanceId });
 const app = new Application({ catalog: CATALOG, config, log, projector: false });
-void runUntilSignal(apiOf(app, new Agent(app), { sharedLimits: true }), 'api');
+void runUntilSignal(apiOf(app, { sharedLimits: true }), 'api');

@@ -1,10 +1,11 @@
+import { agentOf } from '@support/agent';
 import type { Worker } from '@support/application';
 import type { Api } from '@support/http';
 import { runUntilSignal as run, serve, type RunningServer } from '@support/http/server';
 import { createHttpApp } from './http-app';
 
 /** The agent first: its knowledge index is rebuilt from the log before the first request is served. */
-const withAgent = (api: Api, workers: readonly Worker[]) => [api.agent, ...workers];
+const withAgent = (api: Api, workers: readonly Worker[]) => [agentOf(api.app), ...workers];
 
 /** The API with `workers` beside it (standalone: projector, dispatcher, monitors), on the configured port. */
 export const listen = (api: Api, workers: readonly Worker[] = [], role = 'api'): Promise<RunningServer> =>

@@ -1,4 +1,3 @@
-import { Agent } from '@support/agent';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from '@support/api';
 import { Dispatcher } from '@support/dispatcher';
@@ -28,4 +27,4 @@ const workers = [
   new TicketResponses(app, child('ticket-responses')),
   new SlaMonitor(app, child('sla-monitor'), config.slaIntervalMs),
 ];
-void runUntilSignal(apiOf(app, new Agent(app)), 'standalone', workers);
+void runUntilSignal(apiOf(app), 'standalone', workers);

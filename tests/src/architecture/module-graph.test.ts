@@ -13,8 +13,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['eventstore', 'readstore', 'bus'],
   ['projections', 'webhooks'],
   ['application'],
-  ['agent'],
   ['http'],
+  // The agent builds on the application alone; the HTTP core knows nothing of it.
+  ['agent'],
   // One folder per feature (features/*), each above the cores it builds on.
   ['tags', 'canned-responses', 'channels'],
   // The features put together: every event and read model.

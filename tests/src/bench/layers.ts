@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Application, loadConfig, silentLogger } from '@support/application';
-import { Agent } from '@support/agent';
 import { apiOf, customerJson, dispatchRoutes, type Api } from '@support/http';
 import { apiLayers, createHttpApp, ROUTES } from '@support/api';
 import { median } from './load';
@@ -91,7 +90,7 @@ const main = async () => {
       { email: 'layers@example.com', name: 'Layers' },
     );
     await app.settle(customer.position);
-    const api = apiOf(app, new Agent(app));
+    const api = apiOf(app);
     const names = apiLayers(api).map((l) => l.name);
     const stacks = [
       { name: 'bare Koa (the baseline)', koa: baselineStack() },

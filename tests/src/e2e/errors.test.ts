@@ -7,7 +7,6 @@ import { createHttpApp } from '@support/api';
 import type { Collection, CollectionSpec, Doc } from '@support/readstore';
 import { client } from '../support/client';
 import { expectError } from '../support/expect';
-import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
 import { serviceFixture } from '../support/fixture';
 import { removeDir, tempDir } from '../support/service';
@@ -224,7 +223,7 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
   const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Broken' });
   const { key, position } = await app.keys.create({ workspaceId: null, actor: 'test', requestId: null }, { workspaceId: workspace.id, name: 'k' });
   await app.settle(position);
-  const server = createHttpApp(apiOf(app, new Agent(app))).listen(0, '127.0.0.1');
+  const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   t.teardown(async () => {
     server.close();

@@ -8,7 +8,6 @@ import { expectError } from '../support/expect';
 import { removeDir, replayEvents, serviceMain, startProcess, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { tenant } from '../support/workspace';
-import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
 import { CATALOG } from '@support/catalog';
 import { tagsOf } from '@support/tags/routes';
@@ -37,7 +36,7 @@ const serve = async (t: Test, dir: string, opts: { projector: boolean; timeoutMs
     projector: opts.projector,
   });
   await app.start();
-  const server = createHttpApp(apiOf(app, new Agent(app))).listen(0, '127.0.0.1');
+  const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   let stopped: Promise<void> | null = null;
   const stop = () =>

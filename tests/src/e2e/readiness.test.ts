@@ -4,7 +4,6 @@ import { Application, loadConfig, openEngines, silentLogger } from '@support/app
 import { createHttpApp } from '@support/api';
 import { client } from '../support/client';
 import { removeDir, tempDir } from '../support/service';
-import { Agent } from '@support/agent';
 import { apiOf } from '@support/http';
 import { CATALOG } from '@support/catalog';
 
@@ -19,7 +18,7 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
   const ping = engines.bus.ping.bind(engines.bus);
   engines.bus.ping = () => (busDown ? Promise.reject(new Error('bus unreachable')) : ping());
   const app = new Application({ catalog: CATALOG, config, log: silentLogger, engines, projector: false });
-  const server = createHttpApp(apiOf(app, new Agent(app))).listen(0, '127.0.0.1');
+  const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   t.teardown(async () => {
     server.close();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Application, articleAggregate, articleStream, execute, type Worker } from '@support/application';
+import { Application, articleAggregate, articleStream, execute, perApplication, type Worker } from '@support/application';
 import { GroundedResponder } from '../responders/grounded';
 import { LlmResponder } from '../responders/llm';
 import type { Responder } from '../responders/types';
@@ -59,3 +59,6 @@ export class Agent implements Worker {
     return this.knowledge.health();
   }
 }
+
+/** The application's agent, built once, by the first route or process that needs it (the API's). */
+export const agentOf = perApplication((app) => new Agent(app));

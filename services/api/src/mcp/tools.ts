@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Principal } from '@support/application';
 import { CHANNELS, type Scope } from '@support/domain';
 import { describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage, type Api } from '@support/http';
+import { agentOf } from '@support/agent';
 import { runTurn, searchBody, searchKnowledge, turnBody } from '../routes/agent';
 import { API_VERSION } from '../routes/meta';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
@@ -35,7 +36,8 @@ const refusal = (message: string): CallToolResult => ({ isError: true, content: 
  * error that names the missing scope, and validates its arguments with the same io-ts codecs as
  * the REST routes (zod only declares the shape to MCP clients, as the SDK requires).
  */
-export const mcpServer = ({ app, agent }: Api, principal: Principal, requestId: string): McpServer => {
+export const mcpServer = ({ app }: Api, principal: Principal, requestId: string): McpServer => {
+  const agent = agentOf(app);
   const server = new McpServer({ name: 'support-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
 
   const tool = <C extends t.Any>(

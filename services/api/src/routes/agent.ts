@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import type { Agent } from '@support/agent';
+import { type Agent, agentOf } from '@support/agent';
 import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
 import { AGENT_DEFAULTS } from '@support/domain';
@@ -101,8 +101,12 @@ export const agentRoutes = [
     summary: 'Change only the given fields (creates the configuration if none); deployed_channels and escalation merge key by key',
     body: AgentPatchBody,
     response: { status: 200, codec: AgentResource, description: 'The agent' },
-    handler: async ({ app, agent, principal, body, requestId, idempotency }) => {
-      const { position, settings } = await agent.configs.configure(commandContext(principal, requestId, idempotency), principal.workspace.plan as Plan, body);
+    handler: async ({ app, principal, body, requestId, idempotency }) => {
+      const { position, settings } = await agentOf(app).configs.configure(
+        commandContext(principal, requestId, idempotency),
+        principal.workspace.plan as Plan,
+        body,
+      );
       await app.settle(position);
       return { body: toAgent(settings) };
     },
@@ -118,7 +122,7 @@ export const agentRoutes = [
     links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
       id: '$response.body#/conversation_id',
     }),
-    handler: async ({ app, agent, principal, body, requestId, idempotency }) => ({ body: await runTurn(app, agent, principal, requestId, body, idempotency) }),
+    handler: async ({ app, principal, body, requestId, idempotency }) => ({ body: await runTurn(app, agentOf(app), principal, requestId, body, idempotency) }),
   }),
   route({
     method: 'post',
@@ -128,6 +132,6 @@ export const agentRoutes = [
     summary: 'Search the published, AI-enabled knowledge base: passages, best first (unpaginated)',
     body: searchBody,
     response: { status: 200, codec: searchList, description: 'Matching passages' },
-    handler: async ({ app, agent, principal, body }) => ({ body: await searchKnowledge(app, agent, principal.workspaceId, body) }),
+    handler: async ({ app, principal, body }) => ({ body: await searchKnowledge(app, agentOf(app), principal.workspaceId, body) }),
   }),
 ];
