@@ -4,6 +4,7 @@ import { cannedResponsesFeature } from '@support/canned-responses';
 import { channelsFeature, newestChannelOf } from '@support/channels';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
+import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
 
 /**
@@ -12,7 +13,7 @@ import { tagsFeature } from '@support/tags';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, cannedResponsesFeature, channelsFeature] as const;
+const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature] as const;
 
 /** Every event the platform records: the schema an auditor replays against. */
 export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => f.events.types)] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);

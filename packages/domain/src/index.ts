@@ -5,7 +5,6 @@ import { CustomerEvent } from './customer/events';
 import { ReservationEvent } from './reservation/events';
 import { WebhookEndpointEvent } from './webhook/events';
 import { WorkspaceEvent } from './workspace/events';
-import { ArticleEvent } from './article/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket-number/events';
 import { AgentEvent } from './agent/events';
@@ -34,9 +33,6 @@ export * from './ticket/sla-events';
 export * from './ticket/sla';
 export * from './ticket-number/events';
 export * from './ticket-number/decider';
-export * from './article/events';
-export * from './article/input';
-export * from './article/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
 export * from './webhook/types';
@@ -55,7 +51,6 @@ export const AnyDomainEvent = t.union([
   ...WebhookEndpointEvent.types,
   ...TicketEvent.types,
   TicketNumberEvent,
-  ...ArticleEvent.types,
   AgentEvent,
 ]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;

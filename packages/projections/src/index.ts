@@ -1,5 +1,4 @@
 import { apiKeysProjection } from './apikeys';
-import { articlesProjection } from './articles';
 import { ticketsProjection } from './tickets';
 import { conversationsProjection } from './conversations';
 import { customersProjection } from './customers';
@@ -25,7 +24,6 @@ export { customersProjection } from './customers';
 export { messagesProjection } from './messages';
 export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
-export { ARTICLES } from './articles';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
 export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
@@ -37,7 +35,6 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   apiKeysProjection,
   customersProjection,
   ticketsProjection,
-  articlesProjection,
   conversationsProjection,
   messagesProjection,
   webhookEndpointsProjection,
@@ -45,5 +42,4 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
 ];
 export type { ConversationDocument } from './conversations';
 export type { MessageDocument } from './messages';
-export type { ArticleDocument } from './articles';
 export type { TicketDocument } from './tickets';

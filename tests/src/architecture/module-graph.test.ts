@@ -14,10 +14,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['projections', 'webhooks'],
   ['application'],
   ['http'],
-  // The agent builds on the application alone; the HTTP core knows nothing of it.
-  ['agent'],
   // One folder per feature (features/*), each above the cores it builds on.
-  ['tags', 'canned-responses', 'channels'],
+  ['tags', 'knowledge-base', 'canned-responses', 'channels'],
+  // The agent indexes the knowledge base's articles; the HTTP core knows nothing of it.
+  ['agent'],
   // The features put together: every event and read model.
   ['catalog'],
   ['api', 'projector', 'relay', 'dispatcher', 'sla-monitor', 'admin'],

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { cannedResponseDecider } from '@support/canned-responses';
 import { channelDecider } from '@support/channels';
-import { articleDecider, Decider, ImportCommand } from '@support/domain';
+import { Decider, ImportCommand } from '@support/domain';
+import { articleDecider } from '@support/knowledge-base';
 import { spec } from '../support/decider-spec';
 
 /** The rules every record that arrives by import shares (importedRecordDecider), checked on each kind. */

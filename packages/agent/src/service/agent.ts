@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Application, articleAggregate, articleStream, execute, perApplication, type Worker } from '@support/application';
+import { Application, execute, perApplication, type Worker } from '@support/application';
+import { articleAggregate, articleStream } from '@support/knowledge-base';
 import { GroundedResponder } from '../responders/grounded';
 import { LlmResponder } from '../responders/llm';
 import type { Responder } from '../responders/types';

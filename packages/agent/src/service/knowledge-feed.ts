@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { ArticleEvent } from '@support/domain';
+import { ArticleEvent } from '@support/knowledge-base';
 import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';

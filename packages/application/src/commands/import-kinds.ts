@@ -1,26 +1,10 @@
-import {
-  ArticleCommand,
-  articleDecider,
-  ArticleEvent,
-  ArticleInput,
-  ArticleState,
-  DomainEvent,
-  ID_PREFIX,
-  ImportCommand,
-  TicketCommand,
-  ticketDecider,
-  TicketEvent,
-  TicketInput,
-  TicketState,
-} from '@support/domain';
+import { DomainEvent, ID_PREFIX, ImportCommand, TicketCommand, ticketDecider, TicketEvent, TicketInput, TicketState } from '@support/domain';
 import type * as t from 'io-ts';
 import { Aggregate } from './execute';
 
 export const ticketStream = (id: string) => `ticket-${id}`;
-export const articleStream = (id: string) => `knowledge_base_article-${id}`;
 
 export const ticketAggregate: Aggregate<TicketCommand, TicketEvent, TicketState> = { decider: ticketDecider, codec: TicketEvent };
-export const articleAggregate: Aggregate<ArticleCommand, ArticleEvent, ArticleState> = { decider: articleDecider, codec: ArticleEvent };
 
 /** A key of an import file (operator interface): one per kind of read-only resource. */
 export type ImportKind = string;
@@ -57,17 +41,9 @@ export const importedRecordKind = <I, Ev extends DomainEvent, S extends { exists
   kind: Pick<ImportKindSpec<I, ImportCommand<I>, Ev, S>, 'key' | 'input' | 'prefix' | 'aggregate' | 'stream'>,
 ): ImportKindSpec<I, ImportCommand<I>, Ev, S> => ({ ...kind, owner: ownerOf, command: (base) => base });
 
-export const ARTICLE_IMPORT = importedRecordKind<ArticleInput, ArticleEvent, ArticleState>({
-  key: 'knowledge_base_articles',
-  input: ArticleInput,
-  prefix: ID_PREFIX.article,
-  aggregate: articleAggregate,
-  stream: articleStream,
-});
-
 /** A list of different kinds: each spec's own types are checked where it is declared. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyImportSpec = ImportKindSpec<any, any, any, any>;
 
 /** The kinds not yet in a feature folder (features/*); @support/catalog adds the features' to them. */
-export const BUILT_IN_IMPORTS: readonly AnyImportSpec[] = [TICKET_IMPORT, ARTICLE_IMPORT];
+export const BUILT_IN_IMPORTS: readonly AnyImportSpec[] = [TICKET_IMPORT];

@@ -1,7 +1,7 @@
 import type { AgentSettings } from '@support/domain';
-import type { ArticleDocument, ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
+import type { ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
 import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WEBHOOK_ENDPOINTS, WORKSPACES, type CustomerDocument } from '@support/projections';
-import { ARTICLES, TICKETS } from '@support/projections';
+import { TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
@@ -69,7 +69,6 @@ export interface ApiKeyDoc extends Doc {
 }
 export type CustomerDoc = CustomerDocument;
 export type TicketDoc = TicketDocument;
-export type ArticleDoc = ArticleDocument;
 /** Holds `config`, which no response may include. */
 export type ConversationDoc = ConversationDocument;
 export type MessageDoc = MessageDocument;
@@ -100,7 +99,6 @@ export class ReadModels {
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
   readonly tickets: Scoped<TicketDoc>;
-  readonly articles: Scoped<ArticleDoc>;
   readonly conversations: Scoped<ConversationDoc>;
   readonly messages: Scoped<MessageDoc>;
   readonly webhookEndpoints: Scoped<WebhookEndpointDoc>;
@@ -113,7 +111,6 @@ export class ReadModels {
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
-    this.articles = new Scoped(reads.collection<ArticleDoc>(ARTICLES));
     this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
     this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
     this.webhookEndpointDocs = reads.collection<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS);

@@ -4,7 +4,6 @@ export * from './common';
 export * from './meta';
 export * from './customer';
 export * from './ticket';
-export * from './article';
 export * from './conversation';
 export * from './message';
 export * from './webhook';

@@ -7,7 +7,7 @@ import { metaRoutes } from './meta';
 import { tagRoutes } from '@support/tags/routes';
 import { cannedResponseRoutes } from '@support/canned-responses/routes';
 import { channelRoutes } from '@support/channels/routes';
-import { knowledgeBaseRoutes } from './knowledge-base';
+import { knowledgeBaseRoutes } from '@support/knowledge-base/routes';
 import { ticketRoutes } from './tickets';
 import { webhookRoutes } from './webhooks';
 

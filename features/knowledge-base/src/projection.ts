@@ -1,13 +1,14 @@
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { aggregateId, EventData, Projection } from './projection';
+import type { ArticleEvent } from './events';
 
 /** Knowledge base articles; indexes serve the `status` and `type` filters. */
 export const ARTICLES = { name: 'knowledge_base_articles', indexes: [['workspace_id'], ['workspace_id', 'status'], ['workspace_id', 'type']] } as const;
 
 /** A knowledge-base article as the read model holds it; `indexed` is set by the agent's knowledge index. */
-export type ArticleDocument = Doc & EventData<'knowledge_base_article.created'> & { indexed?: boolean; updated_at: string };
+export type ArticleDocument = Doc & Extract<ArticleEvent, { type: 'knowledge_base_article.created' }>['data'] & { updated_at: string };
 
-export const articlesProjection: Projection<ArticleDocument> = {
+export const articlesProjection: Projection<ArticleDocument, ArticleEvent> = {
   collection: ARTICLES,
   handles: ['knowledge_base_article.created', 'knowledge_base_article.updated', 'knowledge_base_article.indexed'],
   targets: (e) => [aggregateId(e)],

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 /** Spec 2.10 and the operator interface. */
 export const ARTICLE_STATUSES = ['draft', 'published'] as const;

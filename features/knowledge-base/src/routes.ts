@@ -1,5 +1,11 @@
-import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
-import { ArticleResource, DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, struct, toArticle } from '@support/http';
+import { perApplication, Scoped } from '@support/application';
+import { DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, struct } from '@support/http';
+import { ARTICLE_STATUSES, ARTICLE_TYPES } from './events';
+import { ARTICLES, type ArticleDocument } from './projection';
+import { ArticleResource, toArticle } from './resource';
+
+/** The read model over an application's read store. */
+const articlesOf = perApplication((app) => new Scoped(app.engines.reads.collection<ArticleDocument>(ARTICLES)));
 
 /** Read-only (spec 4.7): articles enter by the operator's import. */
 export const knowledgeBaseRoutes = [
@@ -14,7 +20,7 @@ export const knowledgeBaseRoutes = [
     links: linksTo(['GET /knowledge_base/articles/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
-      const page = await app.reads.articles.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      const page = await articlesOf(app).find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toArticle), page.hasMore) };
     },
   }),
@@ -27,7 +33,7 @@ export const knowledgeBaseRoutes = [
     params: idParams,
     response: { status: 200, codec: ArticleResource, description: 'The article' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.articles.require(principal.workspaceId, params.id, 'knowledge base article');
+      const doc = await articlesOf(app).require(principal.workspaceId, params.id, 'knowledge base article');
       return { body: toArticle(doc) };
     },
   }),

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ArticleCommand, articleDecider, ArticleEvent, ArticleInput } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { ArticleCommand, articleDecider, ArticleEvent, ArticleInput } from '@support/knowledge-base';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(articleDecider);
 const AT = '2026-03-01T10:00:00.000Z';

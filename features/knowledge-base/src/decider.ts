@@ -1,7 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { Decider, fail } from '../decider';
-import { ImportCommand, importedRecordDecider, ImportedState } from '../imported';
-import { uniqueTags } from '../text';
+import { Decider, fail, ImportCommand, importedRecordDecider, ImportedState, uniqueTags } from '@support/domain';
 import { ArticleChanges, ArticleEvent } from './events';
 import { ArticleInput } from './input';
 

@@ -1,9 +1,7 @@
 import * as t from 'io-ts';
-import { ARTICLE_STATUSES, ARTICLE_TYPES } from '@support/domain';
-import type { ArticleDoc } from '@support/application';
-import { arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { arrayOf, bool, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import { ARTICLE_STATUSES, ARTICLE_TYPES } from './events';
+import type { ArticleDocument } from './projection';
 
 /** Spec 2.10: read-only, entered by the operator's import. */
 export const ArticleResource = struct(
@@ -28,7 +26,7 @@ export const ArticleResource = struct(
 );
 export type ArticleResource = t.TypeOf<typeof ArticleResource>;
 
-export const toArticle = (d: ArticleDoc): ArticleResource => ({
+export const toArticle = (d: ArticleDocument): ArticleResource => ({
   object: 'knowledge_base_article',
   id: d.id,
   title: d.title,

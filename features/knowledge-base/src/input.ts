@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
-import { ID_PREFIX } from '../ids';
-import { among, closed, exactly, flag, isoTime, orNull, prefixedId, text, texts } from '../input';
+import { ID_PREFIX, input } from '@support/domain';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from './events';
+
+const { among, closed, exactly, flag, isoTime, orNull, prefixedId, text, texts } = input;
 
 /** A knowledge base article as an import file gives it (spec 2.10); `title` and `content` are required. */
 export const ArticleInput = closed(
