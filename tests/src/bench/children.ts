@@ -76,3 +76,13 @@ export const nodeJson = async (script: string, args: string[], env: NodeJS.Proce
   const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
   return JSON.parse(stdout) as Record<string, unknown>;
 };
+
+/** The service's environment in the bench's runs: its own data folder, info logs, no rate limit in the way, the embedding model as configured (AGENT_RERANKER=off for BM25 alone). */
+export const benchServiceEnv = (dataDir: string): NodeJS.ProcessEnv => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'info',
+  RATE_LIMIT_SCALE: '100000',
+  AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'auto',
+});

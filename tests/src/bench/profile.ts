@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request, seed, waitForKey } from './api';
-import { benchArticles, importArticles, indexedArticles } from './agent';
-import { nodeJson, startNode, stop } from './children';
+import { askEachOnce, benchArticles, importArticles, indexedArticles } from './agent';
+import { benchServiceEnv, nodeJson, startNode, stop } from './children';
 import { fixtureQuestions } from '../support/quality';
 
 /**
@@ -79,14 +79,7 @@ const main = async () => {
   const profiling = !process.argv.includes('--no-profile');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'support-profile-'));
   const outDir = mkdtempSync(path.join(tmpdir(), 'support-cpuprofile-'));
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_SCALE: '100000',
-    AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'auto',
-  };
+  const env = benchServiceEnv(dataDir);
   const service = await startNode(
     path.join(ROOT, 'services/standalone/dist/main.js'),
     env,
@@ -124,11 +117,8 @@ const main = async () => {
     const s = scenarios[scenario];
     if (!s) throw new Error(`unknown scenario ${scenario} (known: ${Object.keys(scenarios).join(', ')})`);
     if (scenario === 'search' || scenario === 'turn') {
-      // As the bench does: every question once first, so the passages' and questions' embeddings
-      // are made before the measured run (the steady state, not the start-up).
-      for (let i = 0; i < questions.length; i += 10) {
-        await Promise.all(questions.slice(i, i + 10).map((message) => request(`${base}/agent/messages`, key, { message })));
-      }
+      // As the bench does: the steady state, not the start-up.
+      await askEachOnce(base, key, questions);
     }
     const cpuBefore = cpuMs(service.proc.pid!);
     const r = await autocannon({

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Child, nodeJson, startNode, stop } from './children';
+import { benchServiceEnv, Child, nodeJson, startNode, stop } from './children';
 import { scaledMain } from './scaled';
 import { growthMain } from './growth';
 import { compare, Load, ROUNDS, SECONDS, Side, table } from './load';
 import { msUntilStatus, request, seed, SEED_CUSTOMERS, waitForKey } from './api';
-import { benchArticles, importArticles, indexedArticles } from './agent';
+import { askEachOnce, benchArticles, importArticles, indexedArticles } from './agent';
 import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
 import { createConversation, deliveryRecords, measureLatency, measureThroughput, Receiver, registerEndpoint, startReceiver } from './webhooks';
 
@@ -72,14 +72,9 @@ const main = async () => {
     // info, not warn: the "listening on" line is an info line; requests themselves log at debug.
     service = await startNode(
       path.join(ROOT, 'services/standalone/dist/main.js'),
-      // The embedding model on when fetched (the default setup), as the agent issue's targets assume; AGENT_RERANKER=off for BM25 alone.
+      // The embedding model on when fetched (the default setup), as the agent issue's targets assume.
       {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'info',
-        RATE_LIMIT_SCALE: '100000',
-        AGENT_RERANKER: process.env.AGENT_RERANKER ?? 'auto',
+        ...benchServiceEnv(dataDir),
         NODE_EXTRA_CA_CERTS: receiver.caFile,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       },
@@ -121,13 +116,8 @@ const main = async () => {
     const warm = await request(`${base}/agent/search`, key, { query: 'warm-up', top_k: 1 }, 'POST');
     if (warm.status !== 200) throw new Error(`POST /agent/search answered ${warm.status}`);
     process.stdout.write(`knowledge search ready after ${Date.now() - embedded} ms\n`);
-    // Every question once, ten at a time, before anything is measured: the articles' answer
-    // sentences are embedded in the background after the import, and the questions' own
-    // embeddings are made on first sight; the rows measure the steady state, not that start-up.
     const warming = Date.now();
-    for (let i = 0; i < questionList.length; i += 10) {
-      await Promise.all(questionList.slice(i, i + 10).map((message) => request(`${base}/agent/messages`, key, { message })));
-    }
+    await askEachOnce(base, key, questionList);
     process.stdout.write(`agent warm after ${Date.now() - warming} ms (${questionList.length} questions, 10 at a time)\n`);
 
     const auth = { authorization: `Bearer ${key}` };
