@@ -5,9 +5,7 @@ import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
 import { Conversations } from './commands/conversations';
-import { WebhookEndpoints } from './commands/webhook-endpoints';
 import { TicketActivity } from './commands/ticket-activity';
-import { WebhookRecords } from './webhooks/records';
 import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
 import { Imports } from './commands/imports';
@@ -55,9 +53,7 @@ export class Application {
   readonly reservations: Reservations;
   readonly imports: Imports;
   readonly conversations: Conversations;
-  readonly webhookEndpoints: WebhookEndpoints;
   readonly ticketActivity: TicketActivity;
-  readonly webhookRecords: WebhookRecords;
   readonly projector: Projector | null;
   readonly authenticate;
   /** Leases in the read store (relay, SLA monitor, read models' projectors). */
@@ -82,8 +78,6 @@ export class Application {
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
     this.conversations = new Conversations(deps, this.customers, options.catalog.channelOf(this.engines.reads));
-    this.webhookEndpoints = new WebhookEndpoints(deps, this.webhookGuard, async (ws) => (await this.reads.webhookEndpoints.find(ws, {})).items.length);
-    this.webhookRecords = new WebhookRecords(this.engines.reads, this.clock);
     this.ticketActivity = new TicketActivity(deps);
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
     this.authenticate = authenticator(this.reads, this.clock);
@@ -102,11 +96,6 @@ export class Application {
         [[CHECKPOINT], options.catalog.projections.map((p) => readModelCheckpoint(p.collection.name))],
         this.engines.bus.shared ? 1000 : 20,
       );
-  }
-
-  /** The SSRF guard's settings, for registration and for every delivery. */
-  get webhookGuard() {
-    return { allowPrivateNetworks: this.config.webhooks.allowPrivateNetworks, allowedCidrs: this.config.webhooks.allowedCidrs };
   }
 
   async start(): Promise<void> {

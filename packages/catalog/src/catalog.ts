@@ -6,6 +6,7 @@ import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
+import { webhookEndpointsFeature } from '@support/webhook-endpoints';
 
 /**
  * The product's features put together, for the processes to compose: every event the platform
@@ -13,7 +14,7 @@ import { tagsFeature } from '@support/tags';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature] as const;
+const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature] as const;
 
 /** Every event the platform records: the schema an auditor replays against. */
 export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => f.events.types)] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
@@ -37,7 +38,20 @@ const inOrder = <A>(items: readonly A[], name: (a: A) => string, listed: readonl
 export const ALL_PROJECTIONS: readonly AnyProjection[] = inOrder(
   [...BUILT_IN_PROJECTIONS, ...FEATURES.flatMap((f) => f.projections)],
   (p) => p.collection.name,
-  ['workspaces', 'api_keys', 'customers', 'tags', 'tickets', 'knowledge_base_articles', 'canned_responses', 'channels', 'conversations', 'messages'],
+  [
+    'workspaces',
+    'api_keys',
+    'customers',
+    'tags',
+    'tickets',
+    'knowledge_base_articles',
+    'canned_responses',
+    'channels',
+    'conversations',
+    'messages',
+    'webhook_endpoints',
+    'agents',
+  ],
 );
 
 /** Every kind an import file may hold, in the order the operator interface lists them. */

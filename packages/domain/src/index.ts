@@ -3,7 +3,6 @@ import { ApiKeyEvent } from './apikey/events';
 import { ConversationEvent } from './conversation/events';
 import { CustomerEvent } from './customer/events';
 import { ReservationEvent } from './reservation/events';
-import { WebhookEndpointEvent } from './webhook/events';
 import { WorkspaceEvent } from './workspace/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket-number/events';
@@ -35,9 +34,6 @@ export * from './ticket-number/events';
 export * from './ticket-number/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
-export * from './webhook/types';
-export * from './webhook/events';
-export * from './webhook/decider';
 export * from './agent/events';
 export * from './agent/decider';
 
@@ -48,7 +44,6 @@ export const AnyDomainEvent = t.union([
   ...CustomerEvent.types,
   ...ReservationEvent.types,
   ...ConversationEvent.types,
-  ...WebhookEndpointEvent.types,
   ...TicketEvent.types,
   TicketNumberEvent,
   AgentEvent,

@@ -4,7 +4,6 @@ import { conversationsProjection } from './conversations';
 import { customersProjection } from './customers';
 import { messagesProjection } from './messages';
 import { AnyProjection } from './projection';
-import { webhookEndpointsProjection } from './webhook-endpoints';
 import { workspacesProjection } from './workspaces';
 import { agentsProjection } from './agents';
 
@@ -26,7 +25,6 @@ export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
-export { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 export { AGENTS } from './agents';
 
 /** The read models not yet in a feature folder (features/*); @support/catalog adds the features' to them. */
@@ -37,7 +35,6 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   ticketsProjection,
   conversationsProjection,
   messagesProjection,
-  webhookEndpointsProjection,
   agentsProjection,
 ];
 export type { ConversationDocument } from './conversations';

@@ -1,6 +1,17 @@
-import type { Application, DeliveryDoc, Logger } from '@support/application';
+import type { Application, Logger } from '@support/application';
+import type { Collection } from '@support/readstore';
+import {
+  type DeliveryDoc,
+  endpointsOf,
+  type WebhookEndpointDocument,
+  WebhookEndpoints,
+  webhookEndpointsOf,
+  webhookGuardOf,
+  WebhookRecords,
+  webhookRecordsOf,
+} from '@support/webhook-endpoints';
 import { backoffMs } from '@support/kernel';
-import { MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
+import { GuardOptions, MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
 
 export interface DelivererOptions {
   policy: RetryPolicy;
@@ -50,21 +61,28 @@ export class Deliverer {
     this.wake();
   };
 
+  /** The deliveries and events it sends, and the endpoints it sends them to. */
+  private readonly records: WebhookRecords;
+  private readonly endpoints: { all: Collection<WebhookEndpointDocument>; commands: WebhookEndpoints; guard: GuardOptions };
+
   constructor(
     private readonly app: Application,
     private readonly log: Logger,
     private readonly options: DelivererOptions,
-  ) {}
+  ) {
+    this.records = webhookRecordsOf(app);
+    this.endpoints = { all: endpointsOf(app).all, commands: webhookEndpointsOf(app), guard: webhookGuardOf(app) };
+  }
 
   start(): void {
     this.running = true;
-    this.app.webhookRecords.due.on('due', this.onDue);
+    this.records.due.on('due', this.onDue);
     this.loop = this.run().catch((err) => this.log.error('deliverer stopped', { error: String(err) }));
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.app.webhookRecords.due.off('due', this.onDue);
+    this.records.due.off('due', this.onDue);
     this.wake();
     await this.loop;
     await Promise.all(this.active.values());
@@ -123,7 +141,7 @@ export class Deliverer {
   /** Pending deliveries due now, of the first 200 by due time, join the ready ones. */
   private async scan(now: number): Promise<void> {
     const takeOver = this.options.takeOverAfterMs ?? 0;
-    const { items } = await this.app.webhookRecords.deliveryDocs.find({
+    const { items } = await this.records.deliveryDocs.find({
       where: { status: 'pending' },
       orderBy: { field: 'next_retry_ms', direction: 'asc' },
       limit: 200,
@@ -181,7 +199,7 @@ export class Deliverer {
   private async attempt(doc: DeliveryDoc): Promise<'done' | 'held'> {
     const { app } = this;
     const attempt = doc.attempt_count + 1;
-    const lease = await app.webhookRecords.lease(doc.id, attempt);
+    const lease = await this.records.lease(doc.id, attempt);
     if (lease === 'held') return 'held';
     if (lease === 'expired') {
       // Its holder died mid-attempt: book the attempt as failed rather than send it again.
@@ -195,13 +213,13 @@ export class Deliverer {
       });
       return 'done';
     }
-    const endpoint = await app.reads.webhookEndpointDocs.get(doc.endpoint_id);
+    const endpoint = await this.endpoints.all.get(doc.endpoint_id);
     // A ping is sent even to a disabled endpoint: that is how one checks it works again.
     if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
-      await app.webhookRecords.cancel(doc, endpoint ? 'endpoint disabled' : 'endpoint deleted');
+      await this.records.cancel(doc, endpoint ? 'endpoint disabled' : 'endpoint deleted');
       return 'done';
     }
-    const event = await app.webhookRecords.eventDocs.get(doc.event_id);
+    const event = await this.records.eventDocs.get(doc.event_id);
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
     const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
     const timestamp = Math.floor(app.clock.now().getTime() / 1000);
@@ -219,13 +237,13 @@ export class Deliverer {
           'Service-Webhook-Id': doc.id,
         },
       },
-      app.webhookGuard,
+      this.endpoints.guard,
       this.options.extra,
     );
     // The endpoint counts it first (the disable rule sees every failure), then the delivery
     // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.
     const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
-    await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => app.webhookEndpoints.recordAttempt(endpoint.id, report));
+    await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => this.endpoints.commands.recordAttempt(endpoint.id, report));
     await this.book(doc, attempt, result);
     return 'done';
   }
@@ -237,7 +255,7 @@ export class Deliverer {
     const at = this.app.clock.now().getTime();
     const next = final ? null : at + retryDelayMs(attempt, this.options.policy, result.retryAfterMs);
     const outcome = { ok: result.ok, status: result.status, responseBody: result.responseBody, error: result.error, nextRetryMs: next, attemptedAt: at };
-    await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.app.webhookRecords.book(doc, outcome));
+    await this.persist('booking a delivery attempt', { delivery_id: doc.id }, () => this.records.book(doc, outcome));
     // Its next attempt is this process's to find: a scan when it falls due.
     if (next !== null && next < this.nextScanAt) {
       this.nextScanAt = next;

@@ -1,4 +1,5 @@
-import { deliveryId, webhookEventId, type Application } from '@support/application';
+import type { Application } from '@support/application';
+import { deliveryId, endpointsOf, webhookEventId, webhookRecordsOf } from '@support/webhook-endpoints';
 import type { RecordedEvent } from '@support/eventstore';
 import { PAYLOADS, Payloads } from './payloads';
 
@@ -8,25 +9,31 @@ import { PAYLOADS, Payloads } from './payloads';
  * stored. Ids are derived from the domain event, so accepting it twice records nothing twice.
  */
 export class Intake {
+  private readonly endpoints;
+  private readonly records;
+
   constructor(
-    private readonly app: Application,
+    app: Application,
     private readonly payloads: Payloads,
-  ) {}
+  ) {
+    this.endpoints = endpointsOf(app).scoped;
+    this.records = webhookRecordsOf(app);
+  }
 
   async accept(event: RecordedEvent): Promise<void> {
     const workspaceId = event.metadata.workspace_id;
     if (!workspaceId || !PAYLOADS[event.type]) return;
     const at = event.metadata.occurred_at;
-    const { items } = await this.app.reads.webhookEndpoints.find(workspaceId, { where: { status: 'enabled' } });
+    const { items } = await this.endpoints.find(workspaceId, { where: { status: 'enabled' } });
     // Endpoints registered after the event do not receive it, even when this runs late.
     const endpoints = items.filter((e) => (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)) && e.created_at <= at);
     if (endpoints.length === 0) return;
     const data = await this.payloads.build(event);
     if (!data) return;
     const eventId = webhookEventId(event.id, at);
-    await this.app.webhookRecords.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
+    await this.records.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
     for (const endpoint of endpoints) {
-      await this.app.webhookRecords.enqueue({
+      await this.records.enqueue({
         id: deliveryId(eventId, endpoint.id, at),
         workspace_id: workspaceId,
         endpoint_id: endpoint.id,

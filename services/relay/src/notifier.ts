@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { LogConsumer, type Application, type Logger, type LogConsumerOptions } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
+import { endpointsOf } from '@support/webhook-endpoints';
 import { createMailer, type Mailer } from '@support/webhooks';
 
 /**
@@ -28,7 +29,7 @@ export class Notifier extends LogConsumer {
   private async notify(event: RecordedEvent): Promise<void> {
     if (event.type !== 'webhook_endpoint.failure_warning' && event.type !== 'webhook_endpoint.disabled') return;
     const data = event.data as { id: string; last_error: string; consecutive_failures?: number; reason?: string };
-    const endpoint = await this.app.reads.webhookEndpointDocs.get(data.id);
+    const endpoint = await endpointsOf(this.app).all.get(data.id);
     const workspace = endpoint && (await this.app.reads.workspaces.get(endpoint.workspace_id));
     if (!endpoint || !workspace) return;
     const to = (workspace.email as string | null | undefined) ?? `owner@${workspace.slug}.invalid`;

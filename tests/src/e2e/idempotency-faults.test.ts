@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { Application, loadConfig, openEngines, silentLogger } from '@support/application';
+import { endpointsOf } from '@support/webhook-endpoints';
 import { createHttpApp } from '@support/api';
 import type { ReadStore } from '@support/readstore';
 import { client, type Client } from '../support/client';
@@ -105,7 +106,7 @@ t.test('a read-back that fails: 503, never 500; the retry answers the resource; 
     };
   };
   failWhileFailing(tagsOf(svc.app).reads);
-  failWhileFailing(svc.app.reads.webhookEndpoints);
+  failWhileFailing(endpointsOf(svc.app).scoped);
   const api: Client = client(svc.url, key);
   const tag = await api.post('/tags', { name: 'Urgent' }, { 'Idempotency-Key': 'tag-1' });
   expectError(t, tag, 503, 'write_committed');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
-import { Application, jsonLogger, loadConfig, openEngines, webhookEndpointStream } from '@support/application';
+import { Application, jsonLogger, loadConfig, openEngines } from '@support/application';
+import { endpointsOf, webhookEndpointStream, webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
 import type { EventStore } from '@support/eventstore';
 // The deliverer is internal to the dispatcher service; tested through its compiled module.
 import { Deliverer } from '@support/dispatcher/dist/deliverer';
@@ -67,7 +68,7 @@ const setup = async (t: Test, concurrency: number) => {
   const ctx = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(ctx, { name: 'Bookkeeping' });
   const wctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
-  const endpoint = await app.webhookEndpoints.create(wctx, { url: receiver.url('/hook'), enabled_events: ['customer.created'] });
+  const endpoint = await webhookEndpointsOf(app).create(wctx, { url: receiver.url('/hook'), enabled_events: ['customer.created'] });
   await app.settle(endpoint.position);
   /** `n` deliveries of distinct events to the endpoint, all due now. */
   const enqueue = async (n: number) => {
@@ -81,13 +82,13 @@ const setup = async (t: Test, concurrency: number) => {
         data: { object: 'customer', n: i },
         created_at: new Date().toISOString(),
       };
-      await app.webhookRecords.recordEvent(event);
-      await app.webhookRecords.enqueue({ id, workspace_id: workspace.id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type });
+      await webhookRecordsOf(app).recordEvent(event);
+      await webhookRecordsOf(app).enqueue({ id, workspace_id: workspace.id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type });
       ids.push(id);
     }
     return ids;
   };
-  const delivery = (id: string) => app.webhookRecords.deliveryDocs.get(id);
+  const delivery = (id: string) => webhookRecordsOf(app).deliveryDocs.get(id);
   return { app, receiver, deliverer, endpoint, enqueue, delivery, lines, workspace };
 };
 
@@ -128,7 +129,7 @@ t.test('200 deliveries failing at once to one endpoint: every failure counted, d
   const disabledAt = stream.findIndex((e) => e.type === 'webhook_endpoint.disabled');
   t.strictSame((stream[disabledAt - 1].data as { consecutive_failures: number }).consecutive_failures, 15, 'disabled right after the 15th failure');
   await app.settle(stream[stream.length - 1].position);
-  t.match(await app.reads.webhookEndpointDocs.get(endpoint.id), { status: 'disabled', consecutive_failures: 15 });
+  t.match(await endpointsOf(app).all.get(endpoint.id), { status: 'disabled', consecutive_failures: 15 });
   const booked = await Promise.all(ids.map(delivery));
   t.strictSame(
     new Set(booked.map((d) => `${d?.status} ${d?.attempt_count} ${d?.response_status}`)),
@@ -148,7 +149,7 @@ t.test('a retry requested while an attempt is in flight is kept when the attempt
   const [id] = await enqueue(1);
   deliverer.start();
   await receiver.waitFor('/hook', 1);
-  t.strictSame(await app.webhookRecords.retry(workspace.id, endpoint.id, id), true);
+  t.strictSame(await webhookRecordsOf(app).retry(workspace.id, endpoint.id, id), true);
   release();
   // The retry stands: the delivery is sent again, and both attempts are booked.
   await receiver.waitFor('/hook', 2);
@@ -165,7 +166,7 @@ t.test('an outcome is booked once per attempt', async (t) => {
   const [id] = await enqueue(1);
   const taken = (await delivery(id))!;
   const outcome = { ok: false, status: 500, responseBody: 'no', error: 'HTTP 500', nextRetryMs: null, attemptedAt: app.clock.now().getTime() };
-  t.strictSame(await app.webhookRecords.book(taken, outcome), true);
-  t.strictSame(await app.webhookRecords.book(taken, { ...outcome, status: 502 }), false, 'the same attempt again changes nothing');
+  t.strictSame(await webhookRecordsOf(app).book(taken, outcome), true);
+  t.strictSame(await webhookRecordsOf(app).book(taken, { ...outcome, status: 502 }), false, 'the same attempt again changes nothing');
   t.match(await delivery(id), { status: 'failed', attempt_count: 1, response_status: 500, last_error: 'HTTP 500' });
 });

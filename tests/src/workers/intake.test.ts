@@ -1,5 +1,6 @@
 import t from 'tap';
 import { Application, loadConfig, silentLogger } from '@support/application';
+import { webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
 import { Payloads } from '@support/dispatcher';
 import { START } from '@support/eventstore';
 import { removeDir, tempDir } from '../support/service';
@@ -23,9 +24,9 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const { workspace } = await app.workspaces.create(admin, { name: 'Intake' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
-  const a = await app.webhookEndpoints.create(ctx, { url: 'https://127.0.0.1:9/a', enabled_events: ['customer.created'] });
-  const b = await app.webhookEndpoints.create(ctx, { url: 'https://127.0.0.1:9/b', enabled_events: ['*'] });
-  await app.webhookEndpoints.create(ctx, { url: 'https://127.0.0.1:9/c', enabled_events: ['message.created'] });
+  const a = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/a', enabled_events: ['customer.created'] });
+  const b = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/b', enabled_events: ['*'] });
+  await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/c', enabled_events: ['message.created'] });
   const created = await app.customers.createOrMatch(ctx, { email: 'intake@example.com', name: 'In' });
   await app.settle(created.position);
 
@@ -34,15 +35,15 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   const intake = new Intake(app, new Payloads(app.engines.events, app));
   await intake.accept(event);
   await intake.accept(event);
-  const events = await app.webhookRecords.events.find(workspace.id, {});
+  const events = await webhookRecordsOf(app).events.find(workspace.id, {});
   t.equal(events.items.length, 1);
   t.match(events.items[0], { type: 'customer.created', data: { object: 'customer', id: created.id, name: 'In', email: 'intake@example.com' } });
-  const deliveries = await app.webhookRecords.deliveries.find(workspace.id, {});
+  const deliveries = await webhookRecordsOf(app).deliveries.find(workspace.id, {});
   t.strictSame(deliveries.items.map((d) => d.endpoint_id).sort(), [a.id, b.id].sort(), 'one delivery for each subscribed endpoint');
   t.ok(deliveries.items.every((d) => d.status === 'pending' && d.attempt_count === 0));
 
   await intake.accept(log.find((e) => e.type === 'workspace.created')!);
-  t.equal((await app.webhookRecords.events.find(workspace.id, {})).items.length, 1, 'types that are not webhook events are ignored');
+  t.equal((await webhookRecordsOf(app).events.find(workspace.id, {})).items.length, 1, 'types that are not webhook events are ignored');
 });
 
 t.test('payloads: each is the resource right after its event, whatever order events are built in', async (t) => {

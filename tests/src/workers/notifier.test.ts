@@ -1,5 +1,6 @@
 import t from 'tap';
 import { Application, jsonLogger, loadConfig } from '@support/application';
+import { webhookEndpointsOf } from '@support/webhook-endpoints';
 import { Notifier } from '@support/relay';
 import type { Mail, Mailer } from '@support/webhooks';
 import { removeDir, tempDir } from '../support/service';
@@ -44,7 +45,7 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const endpointOf = async (email: string) => {
     const { workspace } = await app.workspaces.create(admin, { name: email, email });
-    const ep = await app.webhookEndpoints.create(
+    const ep = await webhookEndpointsOf(app).create(
       { workspaceId: workspace.id, actor: 'test', requestId: null },
       { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] },
     );
@@ -54,8 +55,8 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   const bouncing = await endpointOf('bounce@example.com');
   const fine = await endpointOf('ops@example.com');
   // 410 Gone disables at once: one notice each, the bouncing one first in the log.
-  await app.webhookEndpoints.recordAttempt(bouncing, { delivery_id: 'whd_1', ok: false, gone: true, error: 'HTTP 410' });
-  await app.webhookEndpoints.recordAttempt(fine, { delivery_id: 'whd_2', ok: false, gone: true, error: 'HTTP 410' });
+  await webhookEndpointsOf(app).recordAttempt(bouncing, { delivery_id: 'whd_1', ok: false, gone: true, error: 'HTTP 410' });
+  await webhookEndpointsOf(app).recordAttempt(fine, { delivery_id: 'whd_2', ok: false, gone: true, error: 'HTTP 410' });
   await notifier.start();
   await until(async () => sent.length === 1, 10_000);
   t.strictSame(

@@ -1,6 +1,6 @@
 import type { AgentSettings } from '@support/domain';
 import type { ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
-import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WEBHOOK_ENDPOINTS, WORKSPACES, type CustomerDocument } from '@support/projections';
+import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES, type CustomerDocument } from '@support/projections';
 import { TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
@@ -72,19 +72,6 @@ export type TicketDoc = TicketDocument;
 /** Holds `config`, which no response may include. */
 export type ConversationDoc = ConversationDocument;
 export type MessageDoc = MessageDocument;
-export interface WebhookEndpointDoc extends Doc {
-  workspace_id: string;
-  url: string;
-  description: string | null;
-  enabled_events: string[];
-  status: 'enabled' | 'disabled';
-  consecutive_failures: number;
-  secret: string;
-  last_error_at: string | null;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** A workspace's agent configuration, keyed by the workspace id. */
 export interface AgentDoc extends Doc {
@@ -101,9 +88,6 @@ export class ReadModels {
   readonly tickets: Scoped<TicketDoc>;
   readonly conversations: Scoped<ConversationDoc>;
   readonly messages: Scoped<MessageDoc>;
-  readonly webhookEndpoints: Scoped<WebhookEndpointDoc>;
-  /** Across workspaces, for the dispatcher. */
-  readonly webhookEndpointDocs: Collection<WebhookEndpointDoc>;
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
@@ -113,7 +97,5 @@ export class ReadModels {
     this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
     this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
     this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
-    this.webhookEndpointDocs = reads.collection<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS);
-    this.webhookEndpoints = new Scoped(this.webhookEndpointDocs);
   }
 }

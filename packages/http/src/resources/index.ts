@@ -6,5 +6,4 @@ export * from './customer';
 export * from './ticket';
 export * from './conversation';
 export * from './message';
-export * from './webhook';
 export * from './agent';

@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
 import t from 'tap';
-import { webhookEventId } from '@support/application';
+import { webhookEventId } from '@support/webhook-endpoints';
 
 import { client, type Client } from '../../support/client';
 import { databaseFor, mongoServerUrl, mongoSkip, withDatabase } from '../../support/ferret';

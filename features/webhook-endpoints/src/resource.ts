@@ -1,7 +1,6 @@
-import type { DeliveryDoc, WebhookEndpointDoc, WebhookEventDoc } from '@support/application';
-import { arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import type { WebhookEndpointDocument } from './projection';
+import type { DeliveryDoc, WebhookEventDoc } from './records';
 
 const endpointFields = {
   object: literal('webhook_endpoint'),
@@ -26,7 +25,7 @@ export const WebhookEndpointWithSecret = struct(
   { title: 'webhook_endpoint_with_secret' },
 );
 
-export const toWebhookEndpoint = (d: WebhookEndpointDoc) => ({
+export const toWebhookEndpoint = (d: WebhookEndpointDocument) => ({
   object: 'webhook_endpoint' as const,
   id: d.id,
   url: d.url,

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Collection, Doc, ReadStore } from '@support/readstore';
-import { Clock } from '../clock';
-import { Scoped } from '../queries/read-models';
+import { type Application, Clock, perApplication, Scoped } from '@support/application';
 
 /** An event as recorded in the /events log and sent to endpoints (spec 2.15, 6.2). */
 export interface WebhookEventDoc extends Doc {
@@ -182,3 +181,6 @@ export class WebhookRecords {
     return lease && lease.expires_ms > now ? 'held' : 'expired';
   }
 }
+
+/** The application's webhook records, one per application: its `due` signal joins the intake to the deliverer of the same process. */
+export const webhookRecordsOf = perApplication((app: Application) => new WebhookRecords(app.engines.reads, app.clock));

@@ -1,11 +1,8 @@
-import { WEBHOOK_EVENT_TYPES } from '@support/domain';
-import { deliveryId, webhookEventId } from '@support/application';
 import {
   arrayOf,
   commandContext,
   DEFAULT_LIMIT,
   deletedOf,
-  EventResource,
   linksTo,
   listBody,
   listOf,
@@ -14,10 +11,19 @@ import {
   oneOf,
   pageParams,
   readBack,
-  RetryEnqueued,
   route,
   str,
   struct,
+  withSchema,
+} from '@support/http';
+import { webhookEndpointsOf } from './commands';
+import { WEBHOOK_EVENT_TYPES } from './event-types';
+import { deliveryId, webhookEventId } from './ids';
+import { endpointsOf } from './read-model';
+import { webhookRecordsOf } from './records';
+import {
+  EventResource,
+  RetryEnqueued,
   TestEnqueued,
   toDelivery,
   toEvent,
@@ -25,8 +31,7 @@ import {
   WebhookDeliveryResource,
   WebhookEndpointResource,
   WebhookEndpointWithSecret,
-  withSchema,
-} from '@support/http';
+} from './resource';
 
 /** Spec 7: an id that is not a webhook endpoint's (or delivery's) is simply not found (404), not malformed. */
 const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });
@@ -62,7 +67,7 @@ export const webhookRoutes = [
     query: struct({}),
     response: { status: 200, codec: listOf(WebhookEndpointResource, 'webhook_endpoint'), description: 'Every endpoint, without secrets' },
     handler: async ({ app, principal }) => {
-      const { items } = await app.reads.webhookEndpoints.find(principal.workspaceId, {});
+      const { items } = await endpointsOf(app).scoped.find(principal.workspaceId, {});
       return { body: listBody(items.map(toWebhookEndpoint), false) };
     },
   }),
@@ -86,8 +91,8 @@ export const webhookRoutes = [
       { id: '$response.body#/id' },
     ),
     handler: async ({ app, principal, body, requestId, idempotency }) => {
-      const { id, secret, position } = await app.webhookEndpoints.create(commandContext(principal, requestId, idempotency), body);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, id), 'webhook endpoint', id);
+      const { id, secret, position } = await webhookEndpointsOf(app).create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => endpointsOf(app).scoped.get(principal.workspaceId, id), 'webhook endpoint', id);
       // A retry of a saved create shows the secret it made (the stored one).
       return { body: { ...toWebhookEndpoint(doc), secret: secret ?? doc.secret } };
     },
@@ -101,7 +106,7 @@ export const webhookRoutes = [
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint, without its secret' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
+      const doc = await endpointsOf(app).scoped.require(principal.workspaceId, params.id, 'webhook endpoint');
       return { body: toWebhookEndpoint(doc) };
     },
   }),
@@ -115,8 +120,8 @@ export const webhookRoutes = [
     body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }),
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
-      const { position } = await app.webhookEndpoints.update(commandContext(principal, requestId, idempotency), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
+      const { position } = await webhookEndpointsOf(app).update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => endpointsOf(app).scoped.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
       return { body: toWebhookEndpoint(doc) };
     },
   }),
@@ -129,7 +134,7 @@ export const webhookRoutes = [
     params: endpointParams,
     response: { status: 200, codec: deletedOf('webhook_endpoint'), description: 'The deleted endpoint id' },
     handler: async ({ app, principal, params, requestId, idempotency }) => {
-      const { position } = await app.webhookEndpoints.delete(commandContext(principal, requestId, idempotency), params.id);
+      const { position } = await webhookEndpointsOf(app).delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);
       return { body: { object: 'webhook_endpoint', id: params.id, deleted: true } };
     },
@@ -143,8 +148,8 @@ export const webhookRoutes = [
     params: endpointParams,
     response: { status: 200, codec: WebhookEndpointWithSecret, description: 'The endpoint with its new secret' },
     handler: async ({ app, principal, params, requestId, idempotency }) => {
-      const { secret, position, replayed } = await app.webhookEndpoints.rollSecret(commandContext(principal, requestId, idempotency), params.id);
-      const doc = await readBack(app, position, () => app.reads.webhookEndpoints.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
+      const { secret, position, replayed } = await webhookEndpointsOf(app).rollSecret(commandContext(principal, requestId, idempotency), params.id);
+      const doc = await readBack(app, position, () => endpointsOf(app).scoped.get(principal.workspaceId, params.id), 'webhook endpoint', params.id);
       // A retry of a saved roll rolls nothing and shows the secret now in force.
       return { body: { ...toWebhookEndpoint(doc), secret: replayed ? doc.secret : secret } };
     },
@@ -159,17 +164,17 @@ export const webhookRoutes = [
     response: { status: 200, codec: TestEnqueued, description: 'The ping is queued' },
     links: linksTo(['GET /webhook_endpoints/:id/deliveries'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, params }) => {
-      const endpoint = await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
+      const endpoint = await endpointsOf(app).scoped.require(principal.workspaceId, params.id, 'webhook endpoint');
       const at = app.clock.now().toISOString();
       const eventId = webhookEventId(app.ids.eventId(), at);
-      await app.webhookRecords.recordEvent({
+      await webhookRecordsOf(app).recordEvent({
         id: eventId,
         workspace_id: principal.workspaceId,
         type: 'ping',
         data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url },
         created_at: at,
       });
-      await app.webhookRecords.enqueue({
+      await webhookRecordsOf(app).enqueue({
         id: deliveryId(eventId, endpoint.id, at),
         workspace_id: principal.workspaceId,
         endpoint_id: endpoint.id,
@@ -190,8 +195,8 @@ export const webhookRoutes = [
     response: { status: 200, codec: listOf(WebhookDeliveryResource, 'webhook_delivery'), description: 'A page of deliveries' },
     links: linksTo(['POST /webhook_endpoints/:id/deliveries/:deliveryId/retry'], { id: '$request.path.id', deliveryId: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, params, query }) => {
-      await app.reads.webhookEndpoints.require(principal.workspaceId, params.id, 'webhook endpoint');
-      const page = await app.webhookRecords.deliveries.find(principal.workspaceId, {
+      await endpointsOf(app).scoped.require(principal.workspaceId, params.id, 'webhook endpoint');
+      const page = await webhookRecordsOf(app).deliveries.find(principal.workspaceId, {
         where: { endpoint_id: params.id },
         startingAfter: query.starting_after,
         limit: query.limit ?? DEFAULT_LIMIT,
@@ -208,7 +213,7 @@ export const webhookRoutes = [
     params: struct({ id: anyId('webhook endpoint'), deliveryId: anyId('delivery') }),
     response: { status: 200, codec: RetryEnqueued, description: 'The delivery is queued' },
     handler: async ({ app, principal, params }) => {
-      if (!(await app.webhookRecords.retry(principal.workspaceId, params.id, params.deliveryId))) throw notFound('webhook delivery', params.deliveryId);
+      if (!(await webhookRecordsOf(app).retry(principal.workspaceId, params.id, params.deliveryId))) throw notFound('webhook delivery', params.deliveryId);
       return { body: { object: 'webhook_delivery', id: params.deliveryId, retry_enqueued: true } };
     },
   }),
@@ -221,7 +226,7 @@ export const webhookRoutes = [
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(EventResource, 'event'), description: 'A page of events' },
     handler: async ({ app, principal, query }) => {
-      const page = await app.webhookRecords.events.find(principal.workspaceId, { startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
+      const page = await webhookRecordsOf(app).events.find(principal.workspaceId, { startingAfter: query.starting_after, limit: query.limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toEvent), page.hasMore) };
     },
   }),

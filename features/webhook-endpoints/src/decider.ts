@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
+import { changedFields, Decider, fail } from '@support/domain';
 import { WebhookEndpointChanges, WebhookEndpointEvent } from './events';
-import { DISABLE_AFTER_FAILURES, WARN_AFTER_FAILURES, WEBHOOK_EVENT_TYPES } from './types';
+import { DISABLE_AFTER_FAILURES, WARN_AFTER_FAILURES, WEBHOOK_EVENT_TYPES } from './event-types';
 
 type Created = Extract<WebhookEndpointEvent, { type: 'webhook_endpoint.created' }>['data'];
 export type WebhookEndpointState =

@@ -1,9 +1,22 @@
-import { aggregateId, Projection } from './projection';
+import { aggregateId, Projection } from '@support/projections';
+import type { Doc } from '@support/readstore';
+import type { WebhookEndpointEvent } from './events';
 
 export const WEBHOOK_ENDPOINTS = { name: 'webhook_endpoints', indexes: [['workspace_id'], ['workspace_id', 'status']] } as const;
 
+/** A webhook endpoint as the read model holds it, with its signing secret (which only create and roll show). */
+export type WebhookEndpointDocument = Doc &
+  Omit<Extract<WebhookEndpointEvent, { type: 'webhook_endpoint.created' }>['data'], 'id'> & {
+    status: 'enabled' | 'disabled';
+    consecutive_failures: number;
+    last_error_at: string | null;
+    disabled_at: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+
 /** Holds the signing secret for the dispatcher; the API shows it only on create and roll. */
-export const webhookEndpointsProjection: Projection = {
+export const webhookEndpointsProjection: Projection<WebhookEndpointDocument, WebhookEndpointEvent> = {
   collection: WEBHOOK_ENDPOINTS,
   handles: [
     'webhook_endpoint.created',

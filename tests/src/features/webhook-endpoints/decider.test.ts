@@ -1,6 +1,6 @@
 import t from 'tap';
-import { webhookEndpointDecider, WebhookEndpointEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { webhookEndpointDecider, WebhookEndpointEvent } from '@support/webhook-endpoints';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(webhookEndpointDecider);
 const data = { id: 'we_1', workspace_id: 'ws_1', url: 'https://x.io/h', description: null, enabled_events: ['*'], secret: 'whsec_a' };

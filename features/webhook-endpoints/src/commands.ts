@@ -1,8 +1,21 @@
-import { ID_PREFIX, WebhookEndpointChanges, WebhookEndpointCommand, webhookEndpointDecider, WebhookEndpointEvent, WebhookEndpointState } from '@support/domain';
+import {
+  Aggregate,
+  type Application,
+  CommandContext,
+  Deps,
+  execute,
+  executeAll,
+  failure,
+  idsOf,
+  KeyedBatches,
+  perApplication,
+  priorWrite,
+} from '@support/application';
+import { ID_PREFIX } from '@support/domain';
 import { checkWebhookUrl, GuardOptions, newSigningSecret } from '@support/webhooks';
-import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, executeAll, idsOf, priorWrite } from './execute';
-import { KeyedBatches } from './keyed-batches';
+import { WebhookEndpointCommand, webhookEndpointDecider, WebhookEndpointState } from './decider';
+import { WebhookEndpointChanges, WebhookEndpointEvent } from './events';
+import { endpointsOf } from './read-model';
 
 const endpoint: Aggregate<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState> = {
   decider: webhookEndpointDecider,
@@ -97,3 +110,14 @@ export class WebhookEndpoints {
     );
   });
 }
+
+/** The SSRF guard's settings, for registration and for every delivery. */
+export const webhookGuardOf = (app: Application): GuardOptions => ({
+  allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks,
+  allowedCidrs: app.config.webhooks.allowedCidrs,
+});
+
+/** The application's endpoint commands: a workspace's endpoints are counted in its read model. */
+export const webhookEndpointsOf = perApplication(
+  (app: Application) => new WebhookEndpoints(app.deps, webhookGuardOf(app), async (ws) => (await endpointsOf(app).scoped.find(ws, {})).items.length),
+);
