@@ -38,7 +38,7 @@ export default tseslint.config(
   {
     // The route registry holds routes of different codecs (`RouteDef<any, any, any>`), and io-ts's
     // own `t.Mixed` is `Type<any, any>`: each route's types are checked where it is declared.
-    files: ['packages/http/src/route.ts', 'packages/http/src/mount.ts', 'packages/http/src/openapi/document.ts', 'services/api/src/mcp/*.ts'],
+    files: ['packages/http/src/route.ts', 'packages/http/src/mount.ts', 'packages/http/src/openapi/document.ts', 'features/agent/src/mcp/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

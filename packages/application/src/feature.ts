@@ -6,8 +6,8 @@ import type { AnyImportSpec } from './commands/import-kinds';
 
 /** What one feature folder (features/*) gives the processes to compose. */
 export interface Feature {
-  /** Its events' codec (a union). */
-  readonly events: t.UnionType<[t.Mixed, t.Mixed, ...t.Mixed[]]>;
+  /** Its events' codec: a union, or the one event's codec of a feature with one. */
+  readonly events: t.Mixed;
   readonly projections: readonly AnyProjection[];
   /** The kinds of record an import file may hold of it. */
   readonly imports: readonly AnyImportSpec[];

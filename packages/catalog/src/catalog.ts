@@ -7,6 +7,7 @@ import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
 import { webhookEndpointsFeature } from '@support/webhook-endpoints';
+import { agentFeature } from '@support/agent/manifest';
 
 /**
  * The product's features put together, for the processes to compose: every event the platform
@@ -14,10 +15,13 @@ import { webhookEndpointsFeature } from '@support/webhook-endpoints';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature] as const;
+const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature, agentFeature] as const;
+
+/** A feature's event codecs: a union's members, or the one codec. */
+const eventCodecsOf = (codec: t.Mixed): t.Mixed[] => (codec instanceof t.UnionType ? (codec.types as t.Mixed[]) : [codec]);
 
 /** Every event the platform records: the schema an auditor replays against. */
-export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => f.events.types)] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
+export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => eventCodecsOf(f.events))] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
 
 /** Every event type: what a subscription to a shared log (EventStoreDB's `$all`) asks for. */
 export const EVENT_TYPES: readonly string[] = [...new Set(eventTypesOf(AnyEvent))].sort();

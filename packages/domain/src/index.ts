@@ -6,7 +6,6 @@ import { ReservationEvent } from './reservation/events';
 import { WorkspaceEvent } from './workspace/events';
 import { TicketEvent } from './ticket/events';
 import { TicketNumberEvent } from './ticket-number/events';
-import { AgentEvent } from './agent/events';
 
 export * from './decider';
 export * from './scopes';
@@ -34,8 +33,6 @@ export * from './ticket-number/events';
 export * from './ticket-number/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
-export * from './agent/events';
-export * from './agent/decider';
 
 /** Every event of the features not yet in a folder of their own (features/*); @support/catalog adds theirs. */
 export const AnyDomainEvent = t.union([
@@ -46,7 +43,6 @@ export const AnyDomainEvent = t.union([
   ...ConversationEvent.types,
   ...TicketEvent.types,
   TicketNumberEvent,
-  AgentEvent,
 ]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;
 

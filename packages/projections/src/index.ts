@@ -5,7 +5,6 @@ import { customersProjection } from './customers';
 import { messagesProjection } from './messages';
 import { AnyProjection } from './projection';
 import { workspacesProjection } from './workspaces';
-import { agentsProjection } from './agents';
 
 export * from './projection';
 export * from './projector';
@@ -25,7 +24,6 @@ export { ticketsProjection } from './tickets';
 export { TICKETS } from './tickets';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
-export { AGENTS } from './agents';
 
 /** The read models not yet in a feature folder (features/*); @support/catalog adds the features' to them. */
 export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
@@ -35,7 +33,6 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   ticketsProjection,
   conversationsProjection,
   messagesProjection,
-  agentsProjection,
 ];
 export type { ConversationDocument } from './conversations';
 export type { MessageDocument } from './messages';

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import {
+  API_VERSION,
   type Api,
   BODY_LIMIT_BYTES,
   dispatchRoutes,
@@ -16,11 +17,9 @@ import {
   utf8Watch,
   withBodyOnly,
 } from '@support/http';
-import { API_VERSION } from './routes/meta';
 import { ROUTES } from './routes';
-import { mountMcp } from './mcp/mount';
 import { mountReferencePage } from './reference/page';
-import { mcpOpenApiPath, mcpOpenApiSchemas } from './mcp/openapi';
+import { mcpOpenApiPath, mcpOpenApiSchemas, mountMcp } from '@support/agent/routes';
 
 const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
 

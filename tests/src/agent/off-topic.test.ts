@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
-import { AGENT_DEFAULTS } from '@support/domain';
+import { AGENT_DEFAULTS } from '@support/agent';
 import { hit } from '../support/hits';
 
 /** The off-topic rule: a message closer in meaning to a request no help centre answers than to any passage found. */

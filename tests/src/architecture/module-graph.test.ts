@@ -53,12 +53,14 @@ for (const w of all) {
   });
 }
 
-/** What each process must not load: the agent (and its model, LLM client, MCP server) and the API's rate limits. */
+/**
+ * What each process must not load: the agent's runtime (its index, model, responders, turns, LLM
+ * client and MCP server; its configuration's events and read model, `@support/agent/manifest`,
+ * are every process's) and the API's rate limits.
+ */
+const agentRuntime = (file: string) => file.startsWith('features/agent/') && !/^features\/agent\/dist\/(manifest\.js|config\/)/.test(file);
 const notLoaded = (file: string) =>
-  file.startsWith('packages/agent/') ||
-  file.startsWith('@modelcontextprotocol/') ||
-  /\/(rate-?limit|llm)[^/]*(\/|\.js$)/.test(file) ||
-  file.startsWith('services/api/');
+  agentRuntime(file) || file.startsWith('@modelcontextprotocol/') || /\/(rate-?limit|llm)[^/]*(\/|\.js$)/.test(file) || file.startsWith('services/api/');
 
 for (const role of ['relay', 'dispatcher', 'sla-monitor', 'projector']) {
   t.test(`the ${role} process loads no agent, LLM, MCP or rate-limit code`, async (t) => {
@@ -70,6 +72,6 @@ for (const role of ['relay', 'dispatcher', 'sla-monitor', 'projector']) {
 
 t.test('the API process does load the agent (the check above can see it)', async (t) => {
   const loaded = runtimeClosure('services/api/dist/main.js');
-  t.ok([...loaded].some((f) => f.startsWith('packages/agent/')));
+  t.ok([...loaded].some(agentRuntime));
   t.ok([...loaded].some((f) => /rate-?limit/.test(f)));
 });

@@ -1,6 +1,5 @@
-import type { AgentSettings } from '@support/domain';
 import type { ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
-import { AGENTS, API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES, type CustomerDocument } from '@support/projections';
+import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES, type CustomerDocument } from '@support/projections';
 import { TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
@@ -73,15 +72,7 @@ export type TicketDoc = TicketDocument;
 export type ConversationDoc = ConversationDocument;
 export type MessageDoc = MessageDocument;
 
-/** A workspace's agent configuration, keyed by the workspace id. */
-export interface AgentDoc extends Doc {
-  workspace_id: string;
-  settings: AgentSettings;
-}
-
 export class ReadModels {
-  /** By workspace id: a workspace sees only its own. */
-  readonly agents: Collection<AgentDoc>;
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
@@ -91,7 +82,6 @@ export class ReadModels {
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
-    this.agents = reads.collection<AgentDoc>(AGENTS);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
     this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));

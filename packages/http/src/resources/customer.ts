@@ -3,6 +3,7 @@ import { CUSTOMER_STATUSES } from '@support/domain';
 import { JsonView, type CustomerDoc } from '@support/application';
 import { arrayOf, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
+import { oneOfRequired, PHONE_SCHEMA, withSchema } from '../codec/schema';
 import { timestamp } from './common';
 
 /** Spec 2.4, plus `metadata` (accepted on create, so readable) and `updated_at`. */
@@ -50,3 +51,18 @@ export const toCustomer = (d: CustomerDoc): CustomerResource => ({
 
 /** Customers as the JSON of their resource, remembered per stored text (GET by id and lists). */
 export const customerJson = new JsonView<CustomerDoc>(toCustomer);
+
+/** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */
+export const customerInput = withSchema(
+  struct(
+    {},
+    {
+      email: str({ min: 1, max: 320, format: 'email' }),
+      phone: withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA),
+      name: str({ max: 255 }),
+      external_id: str({ min: 1, max: 255 }),
+    },
+    { title: 'customer_input' },
+  ),
+  oneOfRequired(['email', 'phone', 'external_id']),
+);

@@ -6,4 +6,3 @@ export * from './customer';
 export * from './ticket';
 export * from './conversation';
 export * from './message';
-export * from './agent';

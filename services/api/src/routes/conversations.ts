@@ -3,6 +3,7 @@ import {
   arrayOf,
   commandContext,
   ConversationResource,
+  customerInput,
   DEFAULT_LIMIT,
   freeObject,
   linksTo,
@@ -10,33 +11,16 @@ import {
   listOf,
   nullable,
   oneOf,
-  oneOfRequired,
   pageParams,
-  PHONE_SCHEMA,
   readBack,
   resourceId,
   route,
   str,
   struct,
   toConversation,
-  withSchema,
 } from '@support/http';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
-/** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */
-export const customerInput = withSchema(
-  struct(
-    {},
-    {
-      email: str({ min: 1, max: 320, format: 'email' }),
-      phone: withSchema(str({ min: 1, max: 64 }), PHONE_SCHEMA),
-      name: str({ max: 255 }),
-      external_id: str({ min: 1, max: 255 }),
-    },
-    { title: 'customer_input' },
-  ),
-  oneOfRequired(['email', 'phone', 'external_id']),
-);
 
 export const conversationRoutes = [
   route({

@@ -1,5 +1,5 @@
 import type { RouteDef } from '@support/http';
-import { agentRoutes } from './agent';
+import { agentRoutes } from '@support/agent/routes';
 import { conversationRoutes } from './conversations';
 import { customerRoutes } from './customers';
 import { messageRoutes } from './messages';

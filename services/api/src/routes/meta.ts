@@ -1,6 +1,4 @@
-import { ApiResource, route, WorkspaceContextResource } from '@support/http';
-
-export const API_VERSION = '1.0.0';
+import { API_VERSION, ApiResource, route, WorkspaceContextResource } from '@support/http';
 
 export const metaRoutes = [
   route({

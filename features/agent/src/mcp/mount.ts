@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type {} from 'koa-bodyparser';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requirePrincipal, type Api } from '@support/http';
 import { mcpServer } from './tools';

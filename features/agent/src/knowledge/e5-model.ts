@@ -42,7 +42,7 @@ interface Pending {
 }
 
 /**
- * multilingual-e5-small run by `e5-embed` (packages/agent/native/e5-embed.c), a child process
+ * multilingual-e5-small run by `e5-embed` (features/agent/native/e5-embed.c), a child process
  * that the framed requests reach over stdin: the model's work never blocks the event loop,
  * and a crash of the model takes down only the child (the next call starts another).
  * Calls are queued by kind; while one model call runs, the texts that arrive wait and go

@@ -1,4 +1,6 @@
-import { AGENT_DEFAULTS, AgentCommand, agentDecider, AgentEvent, AgentPatch, AgentSettings, AgentState, Plan } from '@support/domain';
+import type { Plan } from '@support/domain';
+import { AGENT_DEFAULTS, AgentCommand, agentDecider, AgentPatch, AgentState } from '../config/decider';
+import { AgentEvent, AgentSettings } from '../config/events';
 import { Aggregate, CommandContext, Deps, execute, load } from '@support/application';
 
 export const agentAggregate: Aggregate<AgentCommand, AgentEvent, AgentState> = { decider: agentDecider, codec: AgentEvent };

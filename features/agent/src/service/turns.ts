@@ -6,17 +6,9 @@ import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { offTopicReply } from '../rules/off-topic';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
-import {
-  AgentSettings,
-  aiMayReply,
-  ConversationState,
-  CREDITS_PER_REPLY,
-  ESCALATION_REASONS,
-  ID_PREFIX,
-  planLimitError,
-  tiersOf,
-  TurnOutcome,
-} from '@support/domain';
+import type { AgentSettings } from '../config/events';
+import { planLimitError } from '../config/decider';
+import { aiMayReply, ConversationState, CREDITS_PER_REPLY, ESCALATION_REASONS, ID_PREFIX, tiersOf, TurnOutcome } from '@support/domain';
 
 type EscalationReason = (typeof ESCALATION_REASONS)[number];
 import { Position } from '@support/eventstore';

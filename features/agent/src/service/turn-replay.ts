@@ -1,4 +1,4 @@
-import type { AgentSettings } from '@support/domain';
+import type { AgentSettings } from '../config/events';
 import type { EventStore, Position } from '@support/eventstore';
 import { conversationStream } from '@support/application';
 import type { TurnResult } from './turns';

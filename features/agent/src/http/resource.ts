@@ -1,8 +1,7 @@
 import * as t from 'io-ts';
-import { AgentSettings, CHANNELS, ESCALATION_REASONS, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '@support/domain';
-import { arrayOf, bool, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { NOT_BLANK_SCHEMA, withSchema } from '../codec/schema';
-import { struct } from '../codec/struct';
+import { CHANNELS, ESCALATION_REASONS } from '@support/domain';
+import { arrayOf, bool, int, literal, NOT_BLANK_SCHEMA, nullable, oneOf, str, struct, withSchema } from '@support/http';
+import { AgentSettings, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '../config/events';
 
 /** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
 const DEPLOYABLE = [...CHANNELS, 'mcp'] as const;

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { AGENT_DEFAULTS, agentDecider, AgentEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { AGENT_DEFAULTS, agentDecider, AgentEvent } from '@support/agent';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(agentDecider);
 const configured = (changes: AgentEvent['data']['changes']): AgentEvent => ({ type: 'agent.configured', data: { workspace_id: 'ws_1', changes } });

@@ -1,8 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, DomainError, fail } from '../decider';
-import { CHANNELS } from '../conversation/events';
-import { Plan, tiersOf } from '../plans';
-import { isBlank } from '../text';
+import { changedFields, CHANNELS, Decider, DomainError, fail, isBlank, Plan, tiersOf } from '@support/domain';
 import { AgentChanges, AgentEvent, AgentSettings, Escalation, ModelTier } from './events';
 
 /**

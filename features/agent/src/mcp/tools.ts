@@ -5,10 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Principal } from '@support/application';
 import { CHANNELS, type Scope } from '@support/domain';
-import { describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage, type Api } from '@support/http';
-import { agentOf } from '@support/agent';
-import { runTurn, searchBody, searchKnowledge, turnBody } from '../routes/agent';
-import { API_VERSION } from '../routes/meta';
+import { API_VERSION, describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage, type Api } from '@support/http';
+import { agentOf } from '../service/agent';
+import { runTurn, searchBody, searchKnowledge, turnBody } from '../http/routes';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
 
 const listArgs = struct(

@@ -1,19 +1,14 @@
 import type * as t from 'io-ts';
-import { type Agent, agentOf } from '@support/agent';
 import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
-import { AGENT_DEFAULTS } from '@support/domain';
 import {
-  AgentPatchBody,
-  AgentResource,
-  AgentResponseResource,
   arrayOf,
   bool,
   commandContext,
+  customerInput,
   freeItem,
   type Idempotency,
   int,
-  KnowledgeResultResource,
   linksTo,
   literal,
   NOT_BLANK_SCHEMA,
@@ -21,10 +16,12 @@ import {
   route,
   str,
   struct,
-  toAgent,
   withSchema,
 } from '@support/http';
-import { customerInput } from './conversations';
+import { AGENT_DEFAULTS } from '../config/decider';
+import { agentsOf } from '../config/read-model';
+import { type Agent, agentOf } from '../service/agent';
+import { AgentPatchBody, AgentResource, AgentResponseResource, KnowledgeResultResource, toAgent } from './resource';
 
 const TOP_K_DEFAULT = 8;
 
@@ -89,7 +86,7 @@ export const agentRoutes = [
     scope: 'agent:read',
     response: { status: 200, codec: AgentResource, description: 'The agent' },
     handler: async ({ app, principal }) => {
-      const doc = await app.reads.agents.get(principal.workspaceId);
+      const doc = await agentsOf(app).get(principal.workspaceId);
       return { body: toAgent(doc?.settings ?? AGENT_DEFAULTS) };
     },
   }),

@@ -1,6 +1,6 @@
 import { MIN_SIMILARITY, type SemanticSearch } from '../knowledge/embeddings';
 import type { SearchHit } from '../knowledge/types';
-import { AGENT_DEFAULTS } from '@support/domain';
+import { AGENT_DEFAULTS } from '../config/decider';
 import type { Tone } from '../responders/types';
 
 /**

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 export const TONES = ['professional', 'friendly', 'casual'] as const;
 export const RESPONSE_LENGTHS = ['concise', 'balanced', 'detailed'] as const;
