@@ -5,7 +5,6 @@ import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
 import { Conversations } from './commands/conversations';
-import { TicketActivity } from './commands/ticket-activity';
 import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
 import { Imports } from './commands/imports';
@@ -53,7 +52,6 @@ export class Application {
   readonly reservations: Reservations;
   readonly imports: Imports;
   readonly conversations: Conversations;
-  readonly ticketActivity: TicketActivity;
   readonly projector: Projector | null;
   readonly authenticate;
   /** Leases in the read store (relay, SLA monitor, read models' projectors). */
@@ -78,7 +76,6 @@ export class Application {
     this.reads = new ReadModels(this.engines.reads);
     // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
     this.conversations = new Conversations(deps, this.customers, options.catalog.channelOf(this.engines.reads));
-    this.ticketActivity = new TicketActivity(deps);
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector

@@ -1,11 +1,12 @@
 import * as t from 'io-ts';
-import { AnyImportSpec, BUILT_IN_IMPORTS, Catalog } from '@support/application';
+import { AnyImportSpec, Catalog } from '@support/application';
 import { cannedResponsesFeature } from '@support/canned-responses';
 import { channelsFeature, newestChannelOf } from '@support/channels';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
+import { ticketsFeature } from '@support/tickets';
 import { webhookEndpointsFeature } from '@support/webhook-endpoints';
 import { agentFeature } from '@support/agent/manifest';
 
@@ -15,7 +16,7 @@ import { agentFeature } from '@support/agent/manifest';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature, agentFeature] as const;
+const FEATURES = [tagsFeature, ticketsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature, agentFeature] as const;
 
 /** A feature's event codecs: a union's members, or the one codec. */
 const eventCodecsOf = (codec: t.Mixed): t.Mixed[] => (codec instanceof t.UnionType ? (codec.types as t.Mixed[]) : [codec]);
@@ -59,11 +60,10 @@ export const ALL_PROJECTIONS: readonly AnyProjection[] = inOrder(
 );
 
 /** Every kind an import file may hold, in the order the operator interface lists them. */
-export const ALL_IMPORTS: readonly AnyImportSpec[] = inOrder([...BUILT_IN_IMPORTS, ...FEATURES.flatMap((f) => f.imports)], (k) => k.key, [
-  'tickets',
-  'knowledge_base_articles',
-  'canned_responses',
-  'channels',
-]);
+export const ALL_IMPORTS: readonly AnyImportSpec[] = inOrder(
+  FEATURES.flatMap((f) => f.imports),
+  (k) => k.key,
+  ['tickets', 'knowledge_base_articles', 'canned_responses', 'channels'],
+);
 
 export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES, imports: ALL_IMPORTS, channelOf: newestChannelOf };

@@ -4,8 +4,6 @@ import { ConversationEvent } from './conversation/events';
 import { CustomerEvent } from './customer/events';
 import { ReservationEvent } from './reservation/events';
 import { WorkspaceEvent } from './workspace/events';
-import { TicketEvent } from './ticket/events';
-import { TicketNumberEvent } from './ticket-number/events';
 
 export * from './decider';
 export * from './scopes';
@@ -24,13 +22,6 @@ export * from './reservation/decider';
 export * as input from './input';
 export * from './free-json';
 export * from './imported';
-export * from './ticket/events';
-export * from './ticket/input';
-export * from './ticket/decider';
-export * from './ticket/sla-events';
-export * from './ticket/sla';
-export * from './ticket-number/events';
-export * from './ticket-number/decider';
 export * from './conversation/events';
 export * from './conversation/decider';
 
@@ -41,8 +32,6 @@ export const AnyDomainEvent = t.union([
   ...CustomerEvent.types,
   ...ReservationEvent.types,
   ...ConversationEvent.types,
-  ...TicketEvent.types,
-  TicketNumberEvent,
 ]);
 export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;
 

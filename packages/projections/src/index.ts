@@ -1,5 +1,4 @@
 import { apiKeysProjection } from './apikeys';
-import { ticketsProjection } from './tickets';
 import { conversationsProjection } from './conversations';
 import { customersProjection } from './customers';
 import { messagesProjection } from './messages';
@@ -20,8 +19,6 @@ export type { CustomerDocument } from './customers';
 export { conversationsProjection } from './conversations';
 export { customersProjection } from './customers';
 export { messagesProjection } from './messages';
-export { ticketsProjection } from './tickets';
-export { TICKETS } from './tickets';
 export { CONVERSATIONS } from './conversations';
 export { MESSAGES } from './messages';
 
@@ -30,10 +27,8 @@ export const BUILT_IN_PROJECTIONS: readonly AnyProjection[] = [
   workspacesProjection,
   apiKeysProjection,
   customersProjection,
-  ticketsProjection,
   conversationsProjection,
   messagesProjection,
 ];
 export type { ConversationDocument } from './conversations';
 export type { MessageDocument } from './messages';
-export type { TicketDocument } from './tickets';

@@ -1,19 +1,12 @@
 import type { Application } from '@support/application';
 import type { EventStore, RecordedEvent } from '@support/eventstore';
-import {
-  aggregateId,
-  conversationsProjection,
-  customersProjection,
-  messagesProjection,
-  ProjectedEvent,
-  Projection,
-  ticketsProjection,
-} from '@support/projections';
+import { aggregateId, type AnyProjection, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { toConversation, toCustomer, toMessage, toTicket } from '@support/http/resources';
+import { toConversation, toCustomer, toMessage } from '@support/http/resources';
+import { ticketsProjection, toTicket } from '@support/tickets';
 
 interface PayloadSpec {
-  projection: Projection;
+  projection: AnyProjection;
   /** The document the event is about. */
   target(event: ProjectedEvent): string;
   serialize(doc: Doc, event: ProjectedEvent): object;

@@ -1,5 +1,5 @@
 import { type Application, type Logger } from '@support/application';
-import { slaSignals, SlaView } from '@support/domain';
+import { slaSignals, SlaView, ticketActivityOf, ticketsOf } from '@support/tickets';
 
 const OPEN_STATUSES = ['open', 'pending', 'on_hold'] as const;
 
@@ -43,10 +43,10 @@ export class SlaMonitor {
     const { items: workspaces } = await this.app.reads.workspaces.find({ where: { sla_tracking: true } });
     for (const workspace of workspaces) {
       for (const status of OPEN_STATUSES) {
-        const { items } = await this.app.reads.tickets.find(workspace.id, { where: { status } });
+        const { items } = await ticketsOf(this.app).find(workspace.id, { where: { status } });
         for (const ticket of items) {
           for (const signal of slaSignals(ticket as unknown as SlaView, now)) {
-            const outcome = await this.app.ticketActivity.signal(workspace.id, ticket.id, signal);
+            const outcome = await ticketActivityOf(this.app).signal(workspace.id, ticket.id, signal);
             if (outcome.events.length) {
               recorded += 1;
               this.log.info(`sla ${signal.kind}`, { ticket_id: ticket.id, metric: signal.metric, due_at: signal.dueAt });

@@ -1,5 +1,6 @@
 import { LogConsumer, type Application, type Logger } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
+import { ticketActivityOf, ticketsOf } from '@support/tickets';
 
 const RESPONDERS = new Set(['agent', 'ai']);
 
@@ -20,7 +21,7 @@ export class TicketResponses extends LogConsumer {
     if (event.type !== 'message.created') return;
     const message = event.data as { id: string; conversation_id: string; workspace_id: string; sender_type: string };
     if (!RESPONDERS.has(message.sender_type)) return;
-    const { items } = await this.app.reads.tickets.find(message.workspace_id, { where: { source_conversation_id: message.conversation_id } });
-    for (const ticket of items) await this.app.ticketActivity.recordResponse(message.workspace_id, ticket.id, message.id, event.metadata.occurred_at);
+    const { items } = await ticketsOf(this.app).find(message.workspace_id, { where: { source_conversation_id: message.conversation_id } });
+    for (const ticket of items) await ticketActivityOf(this.app).recordResponse(message.workspace_id, ticket.id, message.id, event.metadata.occurred_at);
   }
 }

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['application'],
   ['http'],
   // One folder per feature (features/*), each above the cores it builds on.
-  ['tags', 'knowledge-base', 'canned-responses', 'channels', 'webhook-endpoints'],
+  ['tags', 'tickets', 'knowledge-base', 'canned-responses', 'channels', 'webhook-endpoints'],
   // The agent indexes the knowledge base's articles; the HTTP core knows nothing of it.
   ['agent'],
   // The features put together: every event and read model.

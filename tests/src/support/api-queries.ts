@@ -1,6 +1,7 @@
 import { DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS } from '@support/webhook-endpoints';
 import { ARTICLES } from '@support/knowledge-base';
-import { CONVERSATIONS, CUSTOMERS, MESSAGES, TICKETS, WORKSPACES } from '@support/projections';
+import { CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES } from '@support/projections';
+import { TICKETS } from '@support/tickets';
 import { CollectionSpec, FindQuery } from '@support/readstore';
 import { TAGS } from '@support/tags';
 import { CANNED_RESPONSES } from '@support/canned-responses';

@@ -4,8 +4,7 @@ import { Position } from '@support/eventstore';
 import { failure } from '../errors';
 import { CommandContext, Deps, execute, load, Outcome } from './execute';
 import { importFileOf } from './import-file';
-import { AnyImportSpec, ImportKind } from './import-kinds';
-import { TicketNumbers } from './ticket-numbers';
+import { AnyImportSpec, ImportKind, PlannedItem } from './import-kinds';
 import { Workspaces } from './workspaces';
 
 /** Per kind given: how many items and their ids, in file order (created and updated alike). */
@@ -25,16 +24,9 @@ export interface ImportProgress {
   total: number;
 }
 
-/** One item of the file, checked and given its id. */
-interface Planned<I> {
-  id: string;
-  exists: boolean;
-  input: I;
-}
-
 type InputProblem = input.InputProblem;
 /** What the run reads of an item, whatever its kind. */
-type Item = { id?: string; number?: number };
+type Item = { id?: string };
 
 /**
  * The operator's `import`: tickets, knowledge base articles, canned responses and channels
@@ -43,7 +35,6 @@ type Item = { id?: string; number?: number };
  * are applied per kind, in file order.
  */
 export class Imports {
-  private readonly numbers: TicketNumbers;
   private readonly specs: ReadonlyMap<ImportKind, AnyImportSpec>;
   private readonly file: ReturnType<typeof importFileOf>;
 
@@ -53,7 +44,6 @@ export class Imports {
     /** The kinds an import file may hold, in the order its keys are listed (@support/catalog). */
     kinds: readonly AnyImportSpec[],
   ) {
-    this.numbers = new TicketNumbers(deps);
     this.specs = new Map(kinds.map((k) => [k.key, k]));
     this.file = importFileOf(kinds);
   }
@@ -66,16 +56,14 @@ export class Imports {
     const kinds = Object.keys(file as object).filter((k) => this.specs.has(k));
 
     const problems: InputProblem[] = [];
-    const plans = new Map<ImportKind, Planned<Item>[]>();
-    for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, this.specs.get(kind)!, decoded.right[kind] as { id?: string }[], problems));
-    problems.push(...duplicateNumbers((decoded.right.tickets ?? []) as { number?: number }[]));
+    const plans = new Map<ImportKind, PlannedItem<Item>[]>();
+    for (const kind of kinds) plans.set(kind, await this.plan(ctx.workspaceId, this.specs.get(kind)!, decoded.right[kind] as Item[], problems));
+    for (const kind of kinds) problems.push(...(this.specs.get(kind)!.check?.(decoded.right[kind] as Item[]) ?? []));
     if (problems.length) throw this.refused(problems);
 
-    const tickets = plans.get('tickets') ?? [];
-    const numbers = await this.numbers.allocate(
-      ctx,
-      tickets.filter((p) => !p.exists || p.input.number !== undefined).map((p) => ({ ticket_id: p.id, number: p.input.number ?? null })),
-    );
+    // What each kind needs before its items are applied (tickets: their numbers).
+    const prepared = new Map<ImportKind, unknown>();
+    for (const kind of kinds) prepared.set(kind, await this.specs.get(kind)!.prepare?.(this.deps, ctx, plans.get(kind)!));
 
     const outcome: ImportOutcome = { report: {}, created: 0, updated: 0, unchanged: 0, position: null };
     const total = [...plans.values()].reduce((n, p) => n + p.length, 0);
@@ -88,7 +76,7 @@ export class Imports {
         const now = this.deps.clock.now();
         const command: unknown = spec.command(
           { type: 'import', id: item.id, workspace_id: ctx.workspaceId, at: now.toISOString(), input: item.input },
-          numbers,
+          prepared.get(kind),
         );
         const { events, position } = (await execute(
           { ...this.deps, clock: { now: () => now } },
@@ -114,9 +102,9 @@ export class Imports {
     spec: AnyImportSpec,
     items: readonly I[],
     problems: InputProblem[],
-  ): Promise<Planned<I>[]> {
+  ): Promise<PlannedItem<I>[]> {
     const seen = new Map<string, number>();
-    const planned: Planned<I>[] = [];
+    const planned: PlannedItem<I>[] = [];
     for (const [index, item] of items.entries()) {
       const field = `${spec.key}[${index}].id`;
       if (item.id === undefined) {
@@ -139,15 +127,3 @@ export class Imports {
     return failure('validation', `import refused, nothing was imported: ${input.problemsText(problems)}${hint}`, { problems });
   }
 }
-
-const duplicateNumbers = (tickets: readonly { number?: number }[]): InputProblem[] => {
-  const seen = new Map<number, number>();
-  const problems: InputProblem[] = [];
-  tickets.forEach(({ number }, index) => {
-    if (number === undefined) return;
-    const first = seen.get(number);
-    if (first !== undefined) problems.push({ field: `tickets[${index}].number`, message: `${number} is also given by tickets[${first}]` });
-    else seen.set(number, index);
-  });
-  return problems;
-};

@@ -1,6 +1,5 @@
-import type { ConversationDocument, MessageDocument, TicketDocument } from '@support/projections';
+import type { ConversationDocument, MessageDocument } from '@support/projections';
 import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES, type CustomerDocument } from '@support/projections';
-import { TICKETS } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
@@ -67,7 +66,6 @@ export interface ApiKeyDoc extends Doc {
   revoked_at: string | null;
 }
 export type CustomerDoc = CustomerDocument;
-export type TicketDoc = TicketDocument;
 /** Holds `config`, which no response may include. */
 export type ConversationDoc = ConversationDocument;
 export type MessageDoc = MessageDocument;
@@ -76,7 +74,6 @@ export class ReadModels {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly customers: Scoped<CustomerDoc>;
-  readonly tickets: Scoped<TicketDoc>;
   readonly conversations: Scoped<ConversationDoc>;
   readonly messages: Scoped<MessageDoc>;
 
@@ -84,7 +81,6 @@ export class ReadModels {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
     this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
-    this.tickets = new Scoped(reads.collection<TicketDoc>(TICKETS));
     this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
     this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
   }

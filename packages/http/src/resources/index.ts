@@ -3,6 +3,5 @@
 export * from './common';
 export * from './meta';
 export * from './customer';
-export * from './ticket';
 export * from './conversation';
 export * from './message';

@@ -8,8 +8,8 @@ import { tagRoutes } from '@support/tags/routes';
 import { cannedResponseRoutes } from '@support/canned-responses/routes';
 import { channelRoutes } from '@support/channels/routes';
 import { knowledgeBaseRoutes } from '@support/knowledge-base/routes';
+import { ticketRoutes } from '@support/tickets/routes';
 import { webhookRoutes } from '@support/webhook-endpoints/routes';
-import { ticketRoutes } from './tickets';
 
 /** Every authenticated endpoint, in the order the OpenAPI document lists them. */
 export const ROUTES: readonly RouteDef[] = [

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec } from '../decider';
+import { eventCodec } from '@support/domain';
 
 export const SLA_METRICS = ['first_response', 'next_response', 'resolution'] as const;
 export const SlaMetric = t.keyof({ first_response: null, next_response: null, resolution: null });

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { slaSignals, SlaView, ticketActivityDecider, TicketEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { slaSignals, SlaView, ticketActivityDecider, TicketEvent } from '@support/tickets';
+import { spec } from '../../support/decider-spec';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(T0 + ms).toISOString();

@@ -1,5 +1,6 @@
-import { TicketNumberCommand, ticketNumberDecider, TicketNumberEvent, TicketNumberState } from '@support/domain';
-import { Aggregate, CommandContext, Deps, execute } from './execute';
+import { Aggregate, CommandContext, Deps, execute } from '@support/application';
+import { TicketNumberCommand, ticketNumberDecider, TicketNumberState } from './number-decider';
+import { TicketNumberEvent } from './number-events';
 
 const sequence: Aggregate<TicketNumberCommand, TicketNumberEvent, TicketNumberState> = { decider: ticketNumberDecider, codec: TicketNumberEvent };
 export const ticketNumberStream = (workspaceId: string) => `ticket_number-${workspaceId}`;

@@ -1,9 +1,8 @@
 import * as t from 'io-ts';
-import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
-import type { TicketDoc } from '@support/application';
-import { arrayOf, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
+import { arrayOf, int, literal, nullable, oneOf, str, struct } from '@support/http/codec';
+import { timestamp } from '@support/http/resources';
+import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from './events';
+import type { TicketDocument } from './projection';
 
 const maybe = () => nullable(str());
 const maybeTime = () => nullable(timestamp());
@@ -42,7 +41,7 @@ export const TicketResource = struct(
 );
 export type TicketResource = t.TypeOf<typeof TicketResource>;
 
-export const toTicket = (d: TicketDoc): TicketResource => ({
+export const toTicket = (d: TicketDocument): TicketResource => ({
   object: 'ticket',
   id: d.id,
   number: d.number,

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { TicketCommand, ticketDecider, TicketEvent, TicketInput, ticketNumberDecider } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { TicketCommand, ticketDecider, TicketEvent, TicketInput, ticketNumberDecider } from '@support/tickets';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(ticketDecider);
 const AT = '2026-03-01T10:00:00.000Z';

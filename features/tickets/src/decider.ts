@@ -1,7 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
-import { ImportCommand, importedFields, ownedBy } from '../imported';
-import { uniqueTags } from '../text';
+import { changedFields, Decider, fail, ImportCommand, importedFields, ownedBy, uniqueTags } from '@support/domain';
 import { TicketChanges, TicketEvent } from './events';
 import { TicketInput } from './input';
 import { signalKey } from './sla-events';

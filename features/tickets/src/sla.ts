@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { Decider, fail } from '../decider';
+import { Decider, fail } from '@support/domain';
 import { TicketEvent } from './events';
 import { signalKey, SlaKind, SlaMetric } from './sla-events';
 import { ticketDecider, TicketState } from './decider';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 import { SlaAtRisk, SlaBreached, TicketResponseRecorded } from './sla-events';
 
 /** Operator interface: the ticket vocabulary the spec leaves open. */

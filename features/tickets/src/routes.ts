@@ -1,5 +1,7 @@
-import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '@support/domain';
-import { DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, str, struct, TicketResource, toTicket } from '@support/http';
+import { DEFAULT_LIMIT, idParams, linksTo, listBody, listOf, oneOf, pageParams, route, str, struct } from '@support/http';
+import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from './events';
+import { ticketsOf } from './read-model';
+import { TicketResource, toTicket } from './resource';
 
 const reference = (what: string) => str({ min: 1, max: 255, description: `Only tickets with this ${what}` });
 
@@ -26,7 +28,7 @@ export const ticketRoutes = [
     links: linksTo(['GET /tickets/:id'], { id: '$response.body#/data/0/id' }),
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
-      const page = await app.reads.tickets.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      const page = await ticketsOf(app).find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
       return { body: listBody(page.items.map(toTicket), page.hasMore) };
     },
   }),
@@ -39,7 +41,7 @@ export const ticketRoutes = [
     params: idParams,
     response: { status: 200, codec: TicketResource, description: 'The ticket' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.tickets.require(principal.workspaceId, params.id, 'ticket');
+      const doc = await ticketsOf(app).require(principal.workspaceId, params.id, 'ticket');
       return { body: toTicket(doc) };
     },
   }),

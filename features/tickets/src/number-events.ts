@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec } from '../decider';
+import { eventCodec } from '@support/domain';
 
 /** A workspace's ticket number handed to a ticket (or taken by an imported ticket that brought its own, higher one). */
 export const TicketNumberAllocated = eventCodec('ticket_number.allocated', t.type({ ticket_id: t.string, number: t.number }));

@@ -1,8 +1,10 @@
-import { SlaSignal, TicketActivityCommand, ticketActivityDecider, TicketEvent, TicketState } from '@support/domain';
-import { Aggregate, CommandContext, Deps, execute } from './execute';
+import { Aggregate, type Application, CommandContext, Deps, execute, perApplication } from '@support/application';
+import { TicketState } from './decider';
+import { TicketEvent } from './events';
+import { ticketStream } from './import';
+import { SlaSignal, TicketActivityCommand, ticketActivityDecider } from './sla';
 
 const ticket: Aggregate<TicketActivityCommand, TicketEvent, TicketState> = { decider: ticketActivityDecider, codec: TicketEvent };
-const ticketStream = (id: string) => `ticket-${id}`;
 const SYSTEM: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
 
 /** What happens to tickets besides imports: replies in their conversation, and SLA signals. */
@@ -17,3 +19,6 @@ export class TicketActivity {
     return execute(this.deps, { ...SYSTEM, workspaceId }, ticket, ticketStream(ticketId), { type: 'signal_sla', ...signal });
   }
 }
+
+/** The application's ticket activity (the SLA monitor's and the response recorder's). */
+export const ticketActivityOf = perApplication((app: Application) => new TicketActivity(app.deps));

@@ -1,6 +1,7 @@
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { signalKey } from '@support/domain';
-import { aggregateId, EventData, Projection } from './projection';
+import type { TicketEvent } from './events';
+import { signalKey } from './sla-events';
 
 /** Indexes serve the list filters of GET /tickets. */
 export const TICKETS = {
@@ -18,7 +19,7 @@ export const TICKETS = {
 
 /** A ticket as the read model holds it, with the SLA monitor's bookkeeping. */
 export type TicketDocument = Doc &
-  EventData<'ticket.created'> & {
+  Extract<TicketEvent, { type: 'ticket.created' }>['data'] & {
     updated_at: string;
     resolved_at?: string | null;
     last_response_at: string | null;
@@ -27,7 +28,7 @@ export type TicketDocument = Doc &
     sla_next_response_set_at: string | null;
   };
 
-export const ticketsProjection: Projection<TicketDocument> = {
+export const ticketsProjection: Projection<TicketDocument, TicketEvent> = {
   collection: TICKETS,
   handles: ['ticket.created', 'ticket.updated', 'ticket.resolved', 'ticket.response_recorded', 'sla.at_risk', 'sla.breached'],
   targets: (e) => [aggregateId(e)],

@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
-import { ID_PREFIX } from '../ids';
-import { among, closed, exactly, isoTime, orNull, prefixedId, text, texts, whole } from '../input';
+import { ID_PREFIX, input } from '@support/domain';
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from './events';
+
+const { among, closed, exactly, isoTime, orNull, prefixedId, text, texts, whole } = input;
 
 const maybeText = () => orNull(text({ blank: true }));
 const maybeTime = () => orNull(isoTime());

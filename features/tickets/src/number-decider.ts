@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { Decider, fail } from '../decider';
-import { TicketNumberEvent } from './events';
+import { Decider, fail } from '@support/domain';
+import { TicketNumberEvent } from './number-events';
 
 /** The highest ticket number the workspace has used. */
 export interface TicketNumberState {
