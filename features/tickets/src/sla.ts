@@ -4,7 +4,7 @@ import { TicketEvent } from './events';
 import { signalKey, SlaKind, SlaMetric } from './sla-events';
 import { ticketDecider, TicketState } from './decider';
 
-/** At-risk threshold: this share of a target's window has elapsed (documented in the README). */
+/** At-risk threshold: this share of a target's window has elapsed (documented in docs/guides/sla.md). */
 export const AT_RISK_SHARE = 0.8;
 
 /** What the SLA monitor reads of a ticket (the read model has the times the decider cannot). */

@@ -6,7 +6,7 @@ import type { Figures } from '../eval/measure';
 /**
  * The agent on help centres it was never tuned on: the held-out half of tests/fixtures/eval
  * (two help centres) through the HTTP API of the service as `npm start` runs it. Floors a few
- * points under the figures measured (README "AI agent"), so a change that makes answers worse
+ * points under the figures measured (docs/guides/agent.md), so a change that makes answers worse
  * on unseen help centres fails here; no internal, draft or AI-disabled content may ever show.
  * Measured (hybrid, multilingual-e5-small): recall@1 0.821, recall@5 0.987, right article cited
  * 0.904, key fact stated 0.713, follow-ups 0.875, non-English 0.944, off-topic and small talk

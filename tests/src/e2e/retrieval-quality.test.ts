@@ -7,7 +7,7 @@ import { tenant } from '../support/workspace';
 
 // Retrieval quality through the public API on the labelled fixture, both ways: BM25 alone
 // (AGENT_RERANKER=off) and hybrid with the embedding model (when scripts/fetch-model.sh has
-// fetched it). Each has a floor a few points below its measured figures (README "AI agent"):
+// fetched it). Each has a floor a few points below its measured figures (docs/guides/agent.md):
 // a change that makes answers worse fails here.
 
 type Figures = Awaited<ReturnType<typeof measureQuality>>;
@@ -16,7 +16,7 @@ const FLOORS: Record<'bm25' | 'hybrid:multilingual-e5-small', Partial<Figures>> 
   bm25: { recall_at_1: 0.73, recall_at_5: 0.89, mrr: 0.8, turns_citing_right_article: 0.7, off_topic_declined: 0.5 },
   // Measured: recall@1 0.864, recall@5 0.991, MRR 0.922, right article cited 0.936, off-topic declined 3/11 (most of this
   // fixture's "off-topic" questions are near the product: payroll, a dark mode, tap to pay; meaning alone takes them for
-  // answerable, see README "AI agent").
+  // answerable, see docs/guides/agent.md).
   'hybrid:multilingual-e5-small': { recall_at_1: 0.84, recall_at_5: 0.97, mrr: 0.9, turns_citing_right_article: 0.9, off_topic_declined: 0.25 },
 };
 
