@@ -17,7 +17,7 @@ import {
   utf8Watch,
   withBodyOnly,
 } from '@support/http';
-import { ROUTES } from './routes';
+import { ROUTES, TAGS } from './routes';
 import { mountReferencePage } from './reference/page';
 import { mcpOpenApiPath, mcpOpenApiSchemas, mountMcp } from '@support/agent/routes';
 
@@ -50,7 +50,7 @@ export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'
   // Serialised once; each request gets absolute `servers` (its own origin: behind TRUST_PROXY,
   // the forwarded protocol and host), so renderers and generators show usable URLs.
   const [openapiHead, openapiTail] = JSON.stringify(
-    openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas() }),
+    openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas(), tags: TAGS }),
   ).split(RELATIVE_SERVERS);
   if (openapiTail === undefined) throw new Error('the OpenAPI document has no relative servers entry to replace');
 

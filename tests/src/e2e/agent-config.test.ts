@@ -1,4 +1,5 @@
 import t from 'tap';
+import { resolved } from '../support/openapi';
 import { expectError } from '../support/expect';
 import { enableAgent } from '../support/agent';
 import { adminJson } from '../support/service';
@@ -62,7 +63,8 @@ t.test('PATCH /agent changes only the given fields, merges deployed_channels, an
   t.equal((await w.api.patch('/agent', { custom_instructions: null, escalation: { after_replies: 10 } })).body.escalation.after_replies, 10);
   // What the document says is what is checked: blank is refused (the schema's pattern, as trim
   // counts whitespace), and lengths are in characters, as maxLength counts them.
-  const schema = (await w.api.get('/openapi.json')).body.paths['/agent'].patch.requestBody.content['application/json'].schema;
+  const doc = (await w.api.get('/openapi.json')).body;
+  const schema = resolved(doc, doc.paths['/agent'].patch.requestBody.content['application/json'].schema);
   t.match(schema.properties.name, { minLength: 1, maxLength: 100, pattern: String });
   t.equal(schema.properties.escalation.properties.keywords.items.pattern, schema.properties.name.pattern);
   for (const blank of [{ name: ' \u00a0\ufeff' }, { escalation: { keywords: ['ok', '\u2003'] } }]) {

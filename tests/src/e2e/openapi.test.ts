@@ -1,7 +1,11 @@
 import t from 'tap';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ROUTES } from '@support/api';
 import { client } from '../support/client';
 import { serviceFixture } from '../support/fixture';
+import { removeDir, ROOT, tempDir } from '../support/service';
 
 /** The OpenAPI document as clients and generators read it: ids, servers, coverage, error responses, links. */
 const e2e = serviceFixture();
@@ -66,13 +70,18 @@ t.test('the OpenAPI document is served without a key and covers every route', as
     anyOf: [{ required: ['email'] }, { required: ['phone'] }, { required: ['external_id'] }],
     properties: { phone: { pattern: '[0-9]' } },
   });
-  t.match(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer, { anyOf: Array });
+  // Named schemas are components, referenced where they are used.
+  const ref = (schema: { $ref?: string }) => (schema.$ref ? r.body.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+  t.strictSame(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer, {
+    $ref: '#/components/schemas/CustomerInput',
+  });
+  t.match(ref(r.body.paths['/conversations'].post.requestBody.content['application/json'].schema.properties.customer), { anyOf: Array });
   t.ok(r.body.paths['/mcp']?.post, 'and the MCP endpoint');
   for (const path of ['/agent', '/agent/messages', '/agent/search']) t.ok(r.body.paths[path], path);
-  t.match(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema, {
+  t.match(ref(r.body.paths['/agent/messages'].post.responses['200'].content['application/json'].schema), {
     properties: { object: { const: 'agent_response' }, credits_used: { type: 'integer' } },
   });
-  t.match(r.body.paths['/agent'].patch.requestBody.content['application/json'].schema.properties, {
+  t.match(ref(r.body.paths['/agent'].patch.requestBody.content['application/json'].schema).properties, {
     name: { minLength: 1, maxLength: 100 },
     custom_instructions: { maxLength: 2000 },
   });
@@ -82,7 +91,11 @@ t.test('the OpenAPI document is served without a key and covers every route', as
     additionalProperties: false,
     properties: { email: { type: 'string' }, metadata: { type: 'object' } },
   });
-  t.match(create.responses['201'].content['application/json'].schema, { properties: { object: { const: 'customer' } } });
+  t.strictSame(create.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/Customer' });
+  t.match(ref(create.responses['201'].content['application/json'].schema), { properties: { object: { const: 'customer' } } });
+  t.match(ref(r.body.paths['/customers'].get.responses['200'].content['application/json'].schema), {
+    properties: { data: { items: { $ref: '#/components/schemas/Customer' } } },
+  });
   const list = r.body.paths['/customers'].get.parameters;
   t.match(
     list.find((p: { name: string }) => p.name === 'limit'),
@@ -130,4 +143,57 @@ t.test('links: a created id feeds its get, patch and delete; every link names an
     }
   }
   t.ok(count >= 30, `${count} links`);
+});
+
+t.test('Redocly lint with its recommended rules: no error, no warning', async (t) => {
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
+  const dir = tempDir('redocly-');
+  t.teardown(() => removeDir(dir));
+  const file = path.join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const cli = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+  const out = await new Promise<string>((resolve) =>
+    execFile(
+      process.execPath,
+      [cli, 'lint', file, '--extends', 'recommended', '--format', 'json'],
+      { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 << 20 },
+      (_err, stdout) => resolve(stdout),
+    ),
+  );
+  const report = JSON.parse(out) as { totals: Record<string, number>; problems: { ruleId: string; message: string }[] };
+  t.strictSame(
+    { totals: report.totals, problems: report.problems.map((p) => `${p.ruleId}: ${p.message}`) },
+    { totals: { errors: 0, warnings: 0, ignored: 0 }, problems: [] },
+  );
+});
+
+t.test('every resource is a named schema a generated client can import', async (t) => {
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
+  const names = Object.keys(doc.components.schemas);
+  for (const name of [
+    'Customer',
+    'Conversation',
+    'Message',
+    'Tag',
+    'Ticket',
+    'KnowledgeBaseArticle',
+    'CannedResponse',
+    'Channel',
+    'WebhookEndpoint',
+    'WebhookDelivery',
+    'Event',
+    'Agent',
+    'AgentResponse',
+  ])
+    t.ok(names.includes(name), name);
+  t.strictSame(
+    doc.tags.map((tag: { name: string }) => tag.name),
+    ['meta', 'agent', 'customers', 'tags', 'tickets', 'knowledge_base', 'canned_responses', 'channels', 'conversations', 'webhooks'],
+  );
+  const undescribed = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.entries(ops as Record<string, { description?: string }>)
+      .filter(([, op]) => !op.description)
+      .map(([m]) => `${m.toUpperCase()} ${p}`),
+  );
+  t.strictSame(undescribed, [], 'every operation has a description');
 });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { resolved } from '../support/openapi';
 import { expectError } from '../support/expect';
 import { FILE, GIVEN, ids, importer, Report, SECRET, SMTP_SECRET, visible } from '../support/import-fixture';
 import { keyFor, Tenant, tenant } from '../support/workspace';
@@ -140,7 +141,7 @@ t.test('channel config never appears in a response', async (t) => {
   }
   t.notMatch(replies[0].text, /"config"/);
   const doc = (await e2e.ws.api.get('/openapi.json')).body;
-  const channelSchema = doc.paths['/channels'].get.responses['200'].content['application/json'].schema.properties.data.items;
+  const channelSchema = resolved(doc, doc.paths['/channels'].get.responses['200'].content['application/json'].schema).properties.data.items;
   t.ok(channelSchema.properties.conversation_count, 'the channel schema is documented');
   t.notOk('config' in channelSchema.properties, 'without config');
   // Kept in the event (an audit print may redact its values).

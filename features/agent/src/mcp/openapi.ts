@@ -78,8 +78,9 @@ const envelope = { $ref: '#/components/schemas/Error' };
 export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
   '/mcp': {
     post: {
-      summary:
-        'Model Context Protocol server (Streamable HTTP, stateless, JSON answers; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope. An unknown method is a JSON-RPC error in a 200',
+      summary: 'The Model Context Protocol server',
+      description:
+        'Model Context Protocol server (Streamable HTTP, stateless, JSON answers; chat rate tier). Tools: send_message (agent:chat), search_knowledge (agent:read), get_conversation and list_conversations (conversations:read); a tool the key may not use answers an MCP tool error naming the scope. An unknown method is a JSON-RPC error in a 200. `deployed_channels.mcp` false (PATCH /agent) switches the tools off.',
       tags: ['agent'],
       operationId: 'mcp.call',
       'x-rate-limit-tier': 'chat',

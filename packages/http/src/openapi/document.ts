@@ -39,11 +39,25 @@ const fixedPaths = (): Record<string, Record<string, unknown>> => ({
   '/openapi.json': {
     get: {
       summary: 'This description (OpenAPI 3.1), unauthenticated',
+      description: 'This document, generated from the codecs that validate every request. No key needed; its `servers` is the URL the request reached.',
       tags: ['meta'],
       operationId: 'openapi.get',
       security: [],
       responses: {
-        '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+        '200': {
+          description: 'The OpenAPI document',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['openapi', 'info', 'paths'],
+                properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+              },
+            },
+          },
+        },
+        // Unauthenticated calls count against the caller's address.
+        '429': errorResponseRef('429'),
       },
     },
   },
@@ -96,6 +110,46 @@ const resolveLinks = (from: RouteDef, routes: readonly RouteDef[]) => {
   );
 };
 
+/** An operation's description: what it does, the scope its key needs, and how a retry behaves. */
+const describe = (r: RouteDef): string =>
+  [
+    `${r.summary}.`,
+    r.scope ? `Needs a key with the \`${r.scope}\` scope.` : 'Any valid key.',
+    r.method === 'post' ? 'Send an `Idempotency-Key` to make a retry safe: the same key answers the first result and runs nothing again.' : '',
+    r.method === 'get' && /_list$/.test(typeof r.response.codec.jsonSchema.title === 'string' ? r.response.codec.jsonSchema.title : '')
+      ? 'Paginated: `limit` (1–100, default 20) and `starting_after` (the last id of the previous page, `next_cursor`).'
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+/** `customer_list` → `CustomerList`: a schema's title as its component name. */
+const componentName = (title: string) =>
+  title
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * Every titled schema (each resource, request body and nested struct) moved to
+ * `components.schemas` under its name and referenced from where it was: generated clients get a
+ * named type per resource (`components['schemas']['Customer']`). Two different schemas under one
+ * title are an error at start. The codecs' own schema objects are copied, never changed.
+ */
+const hoistTitled = (value: unknown, schemas: Record<string, JsonSchema>): unknown => {
+  if (Array.isArray(value)) return value.map((v) => hoistTitled(v, schemas));
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: JsonSchema = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hoistTitled(v, schemas)]));
+  const title = (value as JsonSchema).title;
+  if (typeof title !== 'string' || !('type' in copy || 'anyOf' in copy || 'allOf' in copy || 'oneOf' in copy)) return copy;
+  const name = componentName(title);
+  const known = schemas[name];
+  if (known !== undefined && JSON.stringify(known) !== JSON.stringify(copy)) throw new Error(`two different schemas are titled ${title}`);
+  schemas[name] = copy;
+  return { $ref: `#/components/schemas/${name}` };
+};
+
 /**
  * OpenAPI 3.1, generated from the same route declarations and codecs that validate requests.
  * `extraPaths` and `extraSchemas`: operations that are not route declarations (the MCP
@@ -103,7 +157,14 @@ const resolveLinks = (from: RouteDef, routes: readonly RouteDef[]) => {
  */
 export const openApiDocument = (
   routes: readonly RouteDef[],
-  info: { version: string; serverUrl: string; extraPaths?: Record<string, Record<string, unknown>>; extraSchemas?: Record<string, JsonSchema> },
+  info: {
+    version: string;
+    serverUrl: string;
+    extraPaths?: Record<string, Record<string, unknown>>;
+    extraSchemas?: Record<string, JsonSchema>;
+    /** Each tag's description, in the order a reference page shows them. */
+    tags?: readonly { name: string; description: string }[];
+  },
 ) => {
   const paths: Record<string, Record<string, unknown>> = { ...fixedPaths(), ...info.extraPaths };
   for (const r of routes) {
@@ -113,6 +174,7 @@ export const openApiDocument = (
       ...paths[path],
       [r.method]: {
         summary: r.summary,
+        description: describe(r),
         tags: [r.tag],
         operationId: operationIdOf(r.method, r.path),
         ...(r.scope ? { 'x-required-scope': r.scope } : {}),
@@ -134,12 +196,21 @@ export const openApiDocument = (
       },
     };
   }
+  const named: Record<string, JsonSchema> = {};
+  const hoisted = hoistTitled(paths, named) as typeof paths;
   return {
     openapi: '3.1.0',
-    info: { title: 'Customer Support Platform API', version: info.version },
+    info: {
+      title: 'Customer Support Platform API',
+      version: info.version,
+      description:
+        'An omnichannel customer-support platform: customers, conversations and messages, tickets with SLA, a knowledge base, an AI agent (also an MCP server) and signed webhooks. Every write answers once the next read sees it; a POST with an `Idempotency-Key` never runs twice; every error is one JSON envelope.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
     servers: [{ url: info.serverUrl }],
     security: [{ bearer: [] }],
-    paths,
+    ...(info.tags ? { tags: info.tags } : {}),
+    paths: hoisted,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
       schemas: {
@@ -148,6 +219,7 @@ export const openApiDocument = (
         FreeJsonValue: FREE_JSON_VALUE_SCHEMA,
         FreeJsonItem: FREE_JSON_ITEM_SCHEMA,
         ...info.extraSchemas,
+        ...Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b))),
       },
       // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
       responses: Object.fromEntries(
