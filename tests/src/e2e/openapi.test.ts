@@ -59,7 +59,7 @@ t.test('the OpenAPI document is served without a key and covers every route', as
   t.ok(r.body.paths['/openapi.json']?.get, 'the document describes itself');
   t.strictSame(
     Object.keys(r.body.paths['/customers'].post.responses).sort(),
-    ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500'],
+    ['201', '400', '401', '402', '403', '404', '405', '408', '409', '413', '415', '429', '431', '500', '503'],
     'a write: every error it can give',
   );
   const errors = (path: string, method: string) => Object.keys(r.body.paths[path][method].responses).filter((c) => c >= '400');

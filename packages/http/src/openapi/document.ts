@@ -19,12 +19,24 @@ const ERRORS: Record<string, string> = {
   '429': 'Rate limit exceeded (`rate_limited`); see Retry-After',
   '431': 'Request headers too large',
   '500': 'Internal error (`internal_error`, details.request_id)',
+  '503':
+    'The write **was saved**, but the read models have not caught up in time (`write_committed`: details.id and details.resource name it; Retry-After). Retry with the same Idempotency-Key (it answers the saved resource, never a second one) or GET the id',
 };
 
-/** Every answer carries them (spec 4.1). */
-export const RATE_LIMIT_HEADERS = Object.fromEntries(
-  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }]),
-);
+/** Every answer carries them (spec 4.1), and the request's id (also in a 500's body). */
+export const RATE_LIMIT_HEADERS = {
+  ...Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }])),
+  'Request-Id': { description: "This request's id: quote it when reporting a problem", schema: { type: 'string' } },
+};
+/** A 429 and a 503 say when to try again. */
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
+/** On a POST answered from its Idempotency-Key's first result. */
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the saved answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -84,6 +96,7 @@ export const errorsOf = (r: Pick<RouteDef, 'method' | 'params' | 'query' | 'body
     '429',
     '431',
     '500',
+    ...(write ? ['503'] : []),
   ];
 };
 
@@ -187,7 +200,7 @@ export const openApiDocument = (
         responses: {
           [String(r.response.status)]: {
             description: r.response.description,
-            headers: RATE_LIMIT_HEADERS,
+            headers: r.method === 'post' ? { ...RATE_LIMIT_HEADERS, ...REPLAYED } : RATE_LIMIT_HEADERS,
             content: { 'application/json': { schema: toSchema(r.response.codec) } },
             ...(r.links ? { links: resolveLinks(r, routes) } : {}),
           },
@@ -229,7 +242,7 @@ export const openApiDocument = (
             ? { description }
             : {
                 description,
-                headers: RATE_LIMIT_HEADERS,
+                headers: c === '429' || c === '503' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS,
                 content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
               },
         ]),
