@@ -1,3 +1,3 @@
 export { apiLayers, createHttpApp } from './http-app';
 export { listen, runUntilSignal } from './server';
-export { ROUTES } from './routes';
+export { ROUTES, TAGS } from './routes';

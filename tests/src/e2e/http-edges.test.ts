@@ -28,6 +28,20 @@ const slowClient = (parts: string[]) =>
 t.test('headers that never finish are cut off with 408', async (t) => {
   const answer = await slowClient(['GET /v1/me HTTP/1.1\r\nHost: x\r\n']);
   t.match(answer, /^HTTP\/1\.1 408/);
+  // In the error envelope, as every other error
+  t.strictSame(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
+    success: false,
+    error: { message: 'The request (headers and body) did not arrive in time', statusCode: 408, code: 'request_timeout' },
+  });
+});
+
+t.test('headers too large: 431 in the error envelope', async (t) => {
+  const answer = await slowClient([`GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+  t.match(answer, /^HTTP\/1\.1 431/);
+  t.strictSame(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
+    success: false,
+    error: { message: 'The request headers are too large', statusCode: 431, code: 'headers_too_large' },
+  });
 });
 
 t.test('a chunked body that never ends is cut off with 408', async (t) => {

@@ -24,6 +24,10 @@ t.test('the page and the bundle are served without a key, from this service', as
   t.equal(bundle.status, 200);
   t.match(bundle.headers.get('content-type'), /javascript/);
   t.ok((await bundle.arrayBuffer()).byteLength > 100_000, 'the standalone bundle');
+  // With a trailing slash the page's relative URLs would miss: it is sent to /v1/docs.
+  const slash = await fetch(`${e2e.svc.baseUrl}/docs/`, { redirect: 'manual' });
+  t.strictSame([slash.status, slash.headers.get('location')], [301, '../docs']);
+  t.equal((await fetch(`${e2e.svc.baseUrl}/docs/`)).url, `${e2e.svc.baseUrl}/docs`, 'which a browser follows to the page');
 });
 
 t.test(

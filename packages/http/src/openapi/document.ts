@@ -12,12 +12,12 @@ const ERRORS: Record<string, string> = {
   '403': 'The key lacks a scope (`insufficient_scope`, details.required) or the plan has no API access (`forbidden`)',
   '404': 'Not found in this workspace (`not_found`)',
   '405': 'The path exists with other methods (`method_not_allowed`); see Allow',
-  '408': 'The request (headers and body) did not arrive in time',
+  '408': 'The request (headers and body) did not arrive in time (`request_timeout`)',
   '409': 'Conflicting state (`conflict`)',
   '413': 'Body over 1 MiB (`payload_too_large`)',
   '415': 'A body that is not application/json, or an unknown Content-Encoding (`unsupported_media_type`)',
   '429': 'Rate limit exceeded (`rate_limited`); see Retry-After',
-  '431': 'Request headers too large',
+  '431': 'Request headers too large (`headers_too_large`)',
   '500': 'Internal error (`internal_error`, details.request_id)',
   '503':
     'The write **was saved**, but the read models have not caught up in time (`write_committed`: details.id and details.resource name it; Retry-After). Retry with the same Idempotency-Key (it answers the saved resource, never a second one) or GET the id',
@@ -144,6 +144,43 @@ const componentName = (title: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
 
+/** Both schemas at once (JSON Schema's `allOf` of the two), written as one: what `merged` needs. */
+const conjunction = (a: JsonSchema, b: JsonSchema): JsonSchema => {
+  const out: JsonSchema = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    if (mine === undefined || JSON.stringify(mine) === JSON.stringify(value)) out[key] = value;
+    else if (key === 'required') out[key] = [...new Set([...(mine as string[]), ...(value as string[])])];
+    else if (/^max/.test(key)) out[key] = Math.min(mine as number, value as number);
+    else if (/^min/.test(key)) out[key] = Math.max(mine as number, value as number);
+    else if (typeof mine === 'object' && typeof value === 'object' && !Array.isArray(mine)) out[key] = conjunction(mine as JsonSchema, value as JsonSchema);
+    else throw new Error(`cannot write ${key} of two schemas as one`);
+  }
+  return out;
+};
+
+/**
+ * A schema whose `anyOf` only narrows it (each branch untyped: "with at least one of these
+ * fields", "items from this list, or '*' alone") written as the same rule in whole variants, one
+ * per branch: the same validation, and generated clients get a real union (`{email…} | {phone…}`,
+ * `('customer.created' | …)[] | '*'[]`) in which a misspelled field or an unknown value does
+ * not compile.
+ */
+const narrowingVariants = (schema: JsonSchema): JsonSchema => {
+  const { anyOf, title, description, ...base } = schema;
+  const narrowing =
+    Array.isArray(anyOf) &&
+    anyOf.length > 0 &&
+    base.type !== undefined &&
+    anyOf.every((a) => typeof a === 'object' && a !== null && !('type' in a) && !('$ref' in a));
+  if (!narrowing) return schema;
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(description !== undefined ? { description } : {}),
+    anyOf: (anyOf as JsonSchema[]).map((branch) => conjunction(base, branch)),
+  };
+};
+
 /**
  * Every titled schema (each resource, request body and nested struct) moved to
  * `components.schemas` under its name and referenced from where it was: generated clients get a
@@ -153,7 +190,7 @@ const componentName = (title: string) =>
 const hoistTitled = (value: unknown, schemas: Record<string, JsonSchema>): unknown => {
   if (Array.isArray(value)) return value.map((v) => hoistTitled(v, schemas));
   if (typeof value !== 'object' || value === null) return value;
-  const copy: JsonSchema = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hoistTitled(v, schemas)]));
+  const copy = narrowingVariants(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hoistTitled(v, schemas)])));
   const title = (value as JsonSchema).title;
   if (typeof title !== 'string' || !('type' in copy || 'anyOf' in copy || 'allOf' in copy || 'oneOf' in copy)) return copy;
   const name = componentName(title);
@@ -234,17 +271,16 @@ export const openApiDocument = (
         ...info.extraSchemas,
         ...Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b))),
       },
-      // 408 and 431 are answered by Node's HTTP server before the request reaches the API: no body.
+      // 408 and 431 are answered before the request reaches the API (server/serve.ts): the
+      // envelope, without the headers the API adds.
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([c, description]) => [
           `Error${c}`,
-          c === '408' || c === '431'
-            ? { description }
-            : {
-                description,
-                headers: c === '429' || c === '503' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS,
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-              },
+          {
+            description,
+            ...(c === '408' || c === '431' ? {} : { headers: c === '429' || c === '503' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS }),
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
         ]),
       ),
     },

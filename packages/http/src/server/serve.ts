@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import type { Application, Worker } from '@support/application';
 import { requestContext } from '../middleware/context';
@@ -32,6 +33,25 @@ const healthOnlyApp = (app: Application, probes: Probes, role: string): Koa => {
   return koa;
 };
 
+/** What Node's HTTP parser refuses before a request reaches the app, by its error code. */
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request (headers and body) did not arrive in time'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large'],
+};
+
+/**
+ * Node's own answers to a request it could not read (too slow, headers too large, not HTTP) in
+ * the error envelope every other error has, so a client handles them the same way.
+ */
+const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex): void => {
+  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  const [status, reason, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request', 'bad_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ success: false, error: { message, statusCode: status, code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+};
+
 export const serve = async (app: Application, options: ServeOptions): Promise<RunningServer> => {
   await app.start();
   const workers = options.workers ?? [];
@@ -50,6 +70,7 @@ export const serve = async (app: Application, options: ServeOptions): Promise<Ru
     },
     koa.callback() as (req: IncomingMessage, res: ServerResponse) => void,
   );
+  server.on('clientError', answerClientError);
   server.listen(app.config.port, app.config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

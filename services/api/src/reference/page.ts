@@ -41,7 +41,13 @@ const PAGE = `<!doctype html>
 export const mountReferencePage = (router: Router): void => {
   const size = statSync(SCALAR).size;
   router.get('/docs', (ctx) => {
-    // Relative URLs above resolve against /v1/: a trailing-slash-free path keeps them right.
+    // Relative URLs above resolve against /v1/: /v1/docs/ (which the router matches too) would
+    // load /v1/docs/docs/scalar.js, so it is sent to /v1/docs (relative: right behind a proxy's prefix).
+    if (ctx.path.endsWith('/')) {
+      ctx.status = 301;
+      ctx.redirect('../docs');
+      return;
+    }
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = PAGE;
