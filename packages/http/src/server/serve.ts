@@ -44,7 +44,10 @@ const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
  * the error envelope every other error has, so a client handles them the same way.
  */
 const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex): void => {
-  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
   const [status, reason, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request', 'bad_request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ success: false, error: { message, statusCode: status, code } });
   socket.end(
