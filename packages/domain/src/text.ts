@@ -1,5 +1,5 @@
 /**
- * The rules for text the API accepts (README, "Text"), the same on every read-store engine:
+ * The rules for text the API accepts (docs/reference/api.md, "Text"), the same on every read-store engine:
  * stored in NFC; refused with U+0000 (PostgreSQL jsonb, FerretDB's backend, refuses it) or a
  * lone surrogate (no character: SQLite kept it, MongoDB wrote U+FFFD); blank when nothing is
  * left without whitespace and format characters (zero-width space, joiners, BOM: \p{Cf}).

@@ -22,7 +22,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The largest JSON body accepted (README: 1 MiB); the body parser and the 413 message use it. */
+/** The largest JSON body accepted (docs/guides/errors.md: 1 MiB); the body parser and the 413 message use it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Spec section 7. */

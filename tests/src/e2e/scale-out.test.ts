@@ -24,7 +24,7 @@ t.test('through NATS JetStream: relay → bus → dispatcher delivers a signed w
   const c = (await ws.api.post('/conversations')).body;
   await ws.api.post(`/conversations/${c.id}/messages`, { content: 'via NATS' });
   const hits = await receiver.waitFor('/nats', 2, 15_000);
-  // Arrival order is not promised (README, Webhooks: the dispatcher takes in several bus
+  // Arrival order is not promised (docs/guides/webhooks.md: the dispatcher takes in several bus
   // messages at once and sends concurrently), so the two are compared as a set.
   t.strictSame(hits.map((h) => h.body.type).sort(), ['conversation.created', 'message.created'], 'both events');
   const message = hits.find((h) => h.body.type === 'message.created')!;

@@ -1,4 +1,4 @@
-// Input at the edges of text and objects (README, "Text"): names every JS object has, Unicode
+// Input at the edges of text and objects (docs/reference/api.md, "Text"): names every JS object has, Unicode
 // forms, NUL and lone surrogates, text that only looks blank, compressed bodies, any search text.
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';

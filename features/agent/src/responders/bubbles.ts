@@ -2,8 +2,9 @@ import type { SearchHit } from '../knowledge/types';
 import type { Unit } from './relevance';
 import type { ResponseLength } from './types';
 
-/** How an answer's sentences are cut into chat bubbles and put in order. */
+// How an answer's sentences are cut into chat bubbles and put in order.
 
+/** How many bubbles each response length allows. */
 export const BUBBLES: Record<ResponseLength, number> = { concise: 1, balanced: 2, detailed: 4 };
 /** A bubble holds at most this many sentences (a lead-in with its list counts as one)… */
 const UNITS_PER_BUBBLE = 2;
@@ -34,7 +35,7 @@ export const interleave = (choices: readonly { chosen: Chunk[] }[], bubbles: num
     }
   }
   if (taken.length <= bubbles) return taken.map((c) => [c]);
-  // Fewer bubbles than parts (concise): the parts' best sentences, one bubble each part's share.
+  // Fewer bubbles than parts (concise): the parts' best sentences share the bubbles.
   const size = Math.ceil(taken.length / bubbles);
   return Array.from({ length: bubbles }, (_, i) => taken.slice(i * size, (i + 1) * size)).filter((b) => b.length > 0);
 };

@@ -37,7 +37,7 @@ export const str = (opts: { min?: number; max?: number; pattern?: RegExp; patter
     if (typeof u !== 'string') return 'must be a string';
     const unfit = unfitText(u);
     if (unfit) return unfit;
-    // Stored in NFC (README, "Text"); its length in characters (code points), as a person counts them.
+    // Stored in NFC (docs/reference/api.md, "Text"); its length in characters (code points), as a person counts them.
     const value = normalText(u);
     const length = [...value].length;
     if (opts.min !== undefined && length < opts.min) return opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`;
