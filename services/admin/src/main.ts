@@ -52,6 +52,12 @@ const main = async (argv: string[]): Promise<number> => {
   }
 };
 
+// A reader that stopped early (`events replay | head`) is a normal end for a command-line tool.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

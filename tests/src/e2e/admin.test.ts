@@ -1,5 +1,7 @@
 import t from 'tap';
-import { admin, adminJson, removeDir, replayEvents, run, tempDir } from '../support/service';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN, admin, adminJson, readStoreEnv, removeDir, replayEvents, run, tempDir } from '../support/service';
 
 const dir = tempDir();
 t.teardown(() => removeDir(dir));
@@ -123,4 +125,17 @@ t.test('events replay streams history as JSON lines; projections rebuild reports
   t.ok(rebuilt.projections.includes('customers'));
   t.match(await adminJson(dir, 'projections', 'rebuild', '--name', 'tags'), { projections: ['tags'] });
   t.equal((await admin(dir, 'projections', 'rebuild', '--name', 'nope')).code, 2);
+});
+
+t.test('events replay into a reader that stops early (| head) ends quietly, exit 0', async (t) => {
+  // Enough history to overflow a pipe's buffer: the writes after the reader left fail (EPIPE).
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Long history');
+  const file = join(dir, 'many.json');
+  writeFileSync(file, JSON.stringify({ canned_responses: Array.from({ length: 600 }, (_, i) => ({ name: `Reply ${i}`, content: 'x'.repeat(200) })) }));
+  t.equal((await admin(dir, 'import', '--workspace', ws.id, '--file', file)).code, 0);
+  const r = await run('bash', ['-c', `set -o pipefail; "${process.execPath}" "${ADMIN}" events replay | head -1`], {
+    DATA_DIR: dir,
+    ...(await readStoreEnv(dir)),
+  });
+  t.strictSame([r.code, r.stderr, typeof JSON.parse(r.stdout).type], [0, '', 'string']);
 });

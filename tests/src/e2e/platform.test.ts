@@ -32,6 +32,18 @@ t.test('a walk of 45 customers in pages has no gaps and no repeats', async (t) =
   t.equal((await p.api.get('/customers?limit=100')).body.data.length, 45);
 });
 
+t.test('starting_after must be an item id: a mistyped cursor is refused, not the first page again', async (t) => {
+  for (const bad of ['garbage', 'cus_123', 'cus_01hzzzzzzzzzzzzzzzzzzzzzzz']) {
+    const r = await e2e.ws.api.get(`/customers?starting_after=${bad}`);
+    expectError(t, r, 400);
+    t.strictSame(r.body.error.details.fields, [
+      { field: 'starting_after', code: 'invalid_format', message: "must be an item id: the previous page's next_cursor" },
+    ]);
+  }
+  // An id of the right form that no longer exists (or never did) still pages by id order.
+  t.equal((await e2e.ws.api.get('/customers?starting_after=cus_00000000000000000000000000')).status, 200);
+});
+
 t.test('limit must be 1 to 100', async (t) => {
   for (const bad of ['0', '101', 'abc', '-1', '2.5']) {
     const r = await e2e.ws.api.get(`/customers?limit=${bad}`);

@@ -6,7 +6,7 @@ import { databaseFor, mongoServerUrl, withDatabase } from './ferret';
 
 export const ROOT = resolve(__dirname, '../../..');
 const STANDALONE = join(ROOT, 'services/standalone/dist/main.js');
-const ADMIN = join(ROOT, 'services/admin/dist/main.js');
+export const ADMIN = join(ROOT, 'services/admin/dist/main.js');
 
 export const tempDir = (prefix = 'svc-') => mkdtempSync(join(tmpdir(), prefix));
 

@@ -47,6 +47,14 @@ export const envelopeSchema: JsonSchema = struct({
 /** Cursor parameters shared by every paginated list (spec 4.1); spread into a query struct. */
 export const pageParams = {
   limit: queryInt({ min: 1, max: 100 }),
-  starting_after: str({ min: 1, max: 128, description: "The previous page's next_cursor (an item id)" }),
+  // An id of the listed kind's form (prefix and ULID): a mistyped cursor is a 400, not the first
+  // page again. An id that no longer exists still works (pages go by id order).
+  starting_after: str({
+    min: 1,
+    max: 128,
+    pattern: /^[a-z]+_[0-9A-HJKMNP-TV-Z]{26}$/,
+    patternMessage: "must be an item id: the previous page's next_cursor",
+    description: "The previous page's next_cursor (an item id)",
+  }),
 };
 export const DEFAULT_LIMIT = 20;
