@@ -50,8 +50,7 @@ type Run = (idempotency: Idempotency) => Promise<{ status: number; body: unknown
  */
 const idempotent = async (ctx: Context, store: IdempotencyStore, principal: Principal, key: string, run: Run) => {
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
-  const rawBody = ctx.request.rawBody ?? '';
-  const begun = await store.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, rawBody));
+  const begun = await store.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, ctx.request.body));
   switch (begun.kind) {
     case 'replay':
       ctx.set('Idempotent-Replayed', 'true');

@@ -62,6 +62,13 @@ t.test('Idempotency-Key replays the first 2xx response and does nothing else', a
   t.equal(replay.headers.get('idempotent-replayed'), 'true');
   t.strictSame(replay.body, first.body);
   t.equal((await e2e.ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
+  // The same JSON written another way (key order, whitespace) is the same request: replayed.
+  const rewritten = await fetch(`${e2e.svc.baseUrl}/tags`, {
+    method: 'POST',
+    headers: { ...headers, authorization: `Bearer ${e2e.ws.key}`, 'content-type': 'application/json' },
+    body: '{ "name" :  "Once" }\n',
+  });
+  t.strictSame([rewritten.status, rewritten.headers.get('idempotent-replayed'), await rewritten.json()], [201, 'true', first.body]);
   const other = await e2e.ws.api.post('/tags', { name: 'Different' }, headers);
   expectError(t, other, 400, 'validation_error');
   t.match(other.body.error.message, /Idempotency-Key/);

@@ -14,8 +14,15 @@ t.test('the idempotency record: proceed, retry after a failure or a lost answer,
   });
   let now = Date.parse('2026-01-01T00:00:00Z');
   const store = new IdempotencyStore(reads, { now: () => new Date(now) });
-  const fp = IdempotencyStore.fingerprint('POST', '/v1/tags', '{"name":"a"}');
-  const other = IdempotencyStore.fingerprint('POST', '/v1/tags', '{"name":"b"}');
+  const fp = IdempotencyStore.fingerprint('POST', '/v1/tags', { name: 'a', color: null });
+  const other = IdempotencyStore.fingerprint('POST', '/v1/tags', { name: 'b', color: null });
+  t.equal(IdempotencyStore.fingerprint('POST', '/v1/tags', { color: null, name: 'a' }), fp, 'keys in another order: the same request');
+  t.not(IdempotencyStore.fingerprint('POST', '/v1/tags', { name: 'a', color: 'red' }), fp, 'another value: another request');
+  t.not(
+    IdempotencyStore.fingerprint('POST', '/v1/tags', [{ name: 'a' }]),
+    IdempotencyStore.fingerprint('POST', '/v1/tags', { 0: { name: 'a' } }),
+    'an array is not an object',
+  );
 
   const first = await store.begin('ws_1', 'k', fp);
   if (first.kind !== 'proceed') throw new Error('expected proceed');

@@ -1,4 +1,14 @@
 import { createHash } from 'node:crypto';
+
+/** JSON with every object's keys sorted: one text per JSON value. */
+const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+};
 import { Collection, Doc, ReadStore } from '@support/readstore';
 import type { Clock } from '@support/application';
 
@@ -38,8 +48,14 @@ export class IdempotencyStore {
     this.entries = reads.collection<Entry>({ name: 'idempotency' });
   }
 
-  static fingerprint(method: string, path: string, rawBody: string): string {
-    return createHash('sha256').update(`${method} ${path}\n${rawBody}`).digest('hex');
+  /**
+   * What makes two tries the same request: method, path and the body's JSON value (keys in any
+   * order, any whitespace), as a client that re-serializes its body on a retry expects.
+   */
+  static fingerprint(method: string, path: string, body: unknown): string {
+    return createHash('sha256')
+      .update(`${method} ${path}\n${canonicalJson(body ?? {})}`)
+      .digest('hex');
   }
 
   async begin(workspaceId: string, key: string, fingerprint: string): Promise<Begin> {
