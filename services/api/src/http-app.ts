@@ -43,15 +43,17 @@ export const apiLayers = ({ app, limiter }: Api, probes: Probes = NO_PROBES, rol
 
 const RELATIVE_SERVERS = '"servers":[{"url":"/v1"}]';
 
+/** The API's OpenAPI document, `servers` relative (`/v1`): what GET /openapi.json serves (with the request's origin) and the client is generated from. */
+export const apiDocument = () =>
+  openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas(), tags: TAGS });
+
 /** `probes`: what GET /healthz and /readyz report of the process (its consumers and leases). */
 export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'): Koa => {
   const { app } = api;
   const koa = new Koa({ proxy: app.config.trustProxy });
   // Serialised once; each request gets absolute `servers` (its own origin: behind TRUST_PROXY,
   // the forwarded protocol and host), so renderers and generators show usable URLs.
-  const [openapiHead, openapiTail] = JSON.stringify(
-    openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas(), tags: TAGS }),
-  ).split(RELATIVE_SERVERS);
+  const [openapiHead, openapiTail] = JSON.stringify(apiDocument()).split(RELATIVE_SERVERS);
   if (openapiTail === undefined) throw new Error('the OpenAPI document has no relative servers entry to replace');
 
   // Errors Koa reports outside a response (a client that hung up mid-answer: EPIPE, ECONNRESET)

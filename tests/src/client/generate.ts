@@ -2,9 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { mcpOpenApiPath, mcpOpenApiSchemas } from '@support/agent/routes';
-import { ROUTES, TAGS } from '@support/api';
-import { API_VERSION, openApiDocument } from '@support/http';
+import { apiDocument } from '@support/api';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** Where the generated client's types live (committed: a change to the API shows in review). */
@@ -32,14 +30,7 @@ const recursiveAliases = (source: string, names: readonly string[]): string => {
 export const generatedSchema = (): string => {
   const dir = mkdtempSync(path.join(tmpdir(), 'client-'));
   try {
-    const doc = openApiDocument(ROUTES, {
-      version: API_VERSION,
-      serverUrl: '/v1',
-      extraPaths: mcpOpenApiPath(),
-      extraSchemas: mcpOpenApiSchemas(),
-      tags: TAGS,
-    });
-    writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+    writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(apiDocument()));
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.json', '-o', 'schema.ts'], {
       cwd: dir,
       stdio: 'pipe',
