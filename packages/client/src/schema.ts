@@ -621,6 +621,11 @@ export interface components {
                 details?: {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
+                /**
+                 * Format: uri
+                 * @description Where the reference page documents this error: the operation's answer with this status
+                 */
+                documentation_url?: string;
             };
         };
         /** @description Any JSON value; no object in it may have a key named __proto__ */

@@ -25,10 +25,16 @@ export class ApiError extends Error {
 /** The largest JSON body accepted (docs/guides/errors.md: 1 MiB); the body parser and the 413 message use it. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Spec section 7. */
-export const envelope = (status: number, message: string, code?: string, details?: Record<string, unknown>) => ({
+/** Spec section 7, plus `documentation_url`: where the reference page documents this error (as GitHub's and Stripe's errors link theirs). */
+export const envelope = (status: number, message: string, code?: string, details?: Record<string, unknown>, documentationUrl?: string) => ({
   success: false as const,
-  error: { message, statusCode: status, ...(code ? { code } : {}), ...(details ? { details } : {}) },
+  error: {
+    message,
+    statusCode: status,
+    ...(code ? { code } : {}),
+    ...(details ? { details } : {}),
+    ...(documentationUrl ? { documentation_url: documentationUrl } : {}),
+  },
 });
 
 export const notFound = (what: string, id: string) => new ApiError(404, `No such ${what}: '${id}'`, 'not_found');

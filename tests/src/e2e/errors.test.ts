@@ -25,6 +25,22 @@ t.test('unknown routes and methods answer in the envelope', async (t) => {
   t.match(await res.json(), { success: false, error: { statusCode: 404, code: 'not_found' } });
 });
 
+t.test("each error links to its section of the reference page: the operation's answer with that status", async (t) => {
+  const docs = `${e2e.svc.baseUrl}/docs#`;
+  const linkOf = (r: { body: { error: { documentation_url?: string } } }) => r.body.error.documentation_url;
+  // Raised before routing (no key) and after (an unknown id), on a path with a parameter.
+  t.equal(linkOf(await client(e2e.svc.baseUrl).get('/customers')), `${docs}tag/customers/GET/customers.responses.401`);
+  t.equal(linkOf(await e2e.ws.api.get('/customers/cus_01JDQ7ZK3V8WQ2M4N6P8R0T2V4')), `${docs}tag/customers/GET/customers/{id}.responses.404`);
+  t.equal(
+    linkOf(await e2e.ws.api.post('/conversations/conv_01JDQ7ZK3V8WQ2M4N6P8R0T2V4/messages', { content: 'x' })),
+    `${docs}tag/conversations/POST/conversations/{id}/messages.responses.404`,
+  );
+  t.equal(linkOf(await e2e.ws.api.post('/customers', { emial: 'x' })), `${docs}tag/customers/POST/customers.responses.400`);
+  // A status the operation does not document links to the operation; no operation, to the errors section.
+  t.equal(linkOf(await e2e.ws.api.delete('/customers')), `${docs}description/errors`);
+  t.equal(linkOf(await e2e.ws.api.get('/nothing-here')), `${docs}description/errors`);
+});
+
 /** A raw request (fetch refuses methods like TRACE and sets its own encodings). */
 const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
   new Promise<{ status: number; allow: string | undefined; body: any }>((resolve, reject) => {

@@ -58,7 +58,11 @@ t.test(
     page.on('request', (r) => {
       if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
     });
-    await page.goto(`${e2e.svc.baseUrl}/docs#tag/customers/POST/customers`);
+    // Opened where a real error's documentation_url points: POST /customers's 400.
+    const refused = await fetch(`${e2e.svc.baseUrl}/customers`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' });
+    const link = ((await refused.json()) as { error: { documentation_url: string } }).error.documentation_url;
+    t.equal(link, `${e2e.svc.baseUrl}/docs#tag/customers/POST/customers.responses.400`, 'a body that does not parse: the 400 of the operation');
+    await page.goto(link);
     // The operation, its request example (a curl call with a body), its answer's example and its errors.
     const shown = (text: string | RegExp) => page.getByText(text).first().waitFor({ timeout: 30_000 });
     await shown('Create a customer, or return the existing one with the same email, phone or external_id');
@@ -66,6 +70,24 @@ t.test(
     await shown(/"object": "customer"/);
     await shown('Invalid body or parameters');
     t.pass('POST /customers is shown with a request example, a response example and its 400');
+    // The link's section is the one scrolled to (Scalar's element ids carry the document's slug).
+    // (An expression run in the page: the tests are compiled without the DOM's types.)
+    const inView = (hash: string) =>
+      page.waitForFunction(
+        `(() => {
+          const el = [...document.querySelectorAll('[id]')].find((e) => e.id.endsWith(${JSON.stringify(`/${decodeURIComponent(hash)}`)}));
+          const top = el ? el.getBoundingClientRect().top : undefined;
+          return top !== undefined && top >= 0 && top < window.innerHeight / 2;
+        })()`,
+        undefined,
+        { timeout: 30_000 },
+      );
+    await inView(new URL(link).hash.slice(1));
+    t.pass("the link scrolls to the operation's 400");
+    await page.goto(`${e2e.svc.baseUrl}/docs#description/errors`);
+    await inView('description/errors');
+    await shown('write_committed');
+    t.pass('the errors section, where errors outside any operation link to');
     const artifacts = join(ROOT, 'tests', 'artifacts');
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, 'reference-page.png'), fullPage: false });

@@ -11,3 +11,8 @@ t.test('behind TRUST_PROXY, the OpenAPI document names the forwarded origin', as
   const direct = await client(e2e.svc.baseUrl).get('/openapi.json');
   t.strictSame(direct.body.servers, [{ url: e2e.svc.baseUrl, description: 'This service' }], 'without forwarded headers: its own origin');
 });
+
+t.test("behind TRUST_PROXY, an error's documentation_url is on the forwarded origin", async (t) => {
+  const r = await client(e2e.svc.baseUrl).get('/customers', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' });
+  t.equal(r.body.error.documentation_url, 'https://api.example.com/v1/docs#tag/customers/GET/customers.responses.401');
+});

@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '@support/application';
 import { ApiError, envelope, toApiError } from '../errors';
+import type { DocAnchor } from '../openapi/doc-links';
 
 // 128 random bits per request id, from a pool refilled every 256 ids: what randomUUID does
 // inside, without formatting a UUID and stripping its dashes on every request.
@@ -18,11 +19,13 @@ export const newRequestId = (): string => {
 
 /**
  * Outermost middleware: gives every request an id (Request-Id header), turns every error
- * into the spec's envelope, and keeps stacks in the log, never in the response.
+ * into the spec's envelope, and keeps stacks in the log, never in the response. With
+ * `docs`, each error names its section of the reference page at `<origin>/v1/docs`.
  */
 export const requestContext =
-  (log: Logger): Middleware =>
+  (log: Logger, docs?: DocAnchor): Middleware =>
   async (ctx, next) => {
+    const docsUrl = (status: number) => (docs ? `${ctx.origin}/v1/docs#${docs(ctx.method, ctx.path, status)}` : undefined);
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
     ctx.set('Request-Id', requestId);
@@ -41,12 +44,12 @@ export const requestContext =
       const api = toApiError(err);
       if (api) {
         ctx.status = api.status;
-        ctx.body = envelope(api.status, api.message, api.code, api.details);
+        ctx.body = envelope(api.status, api.message, api.code, api.details, docsUrl(api.status));
         for (const [name, value] of Object.entries(api.headers)) ctx.set(name, value);
       } else {
         log.error('unhandled error', { request_id: requestId, method: ctx.method, path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
         ctx.status = 500;
-        ctx.body = envelope(500, 'Internal server error. Quote the request id when reporting it.', 'internal_error', { request_id: requestId });
+        ctx.body = envelope(500, 'Internal server error. Quote the request id when reporting it.', 'internal_error', { request_id: requestId }, docsUrl(500));
       }
     } finally {
       const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 };

@@ -23,6 +23,29 @@ const ERRORS: Record<string, string> = {
     'The write **was saved**, but the read models have not caught up in time (`write_committed`: details.id and details.resource name it; Retry-After). Retry with the same Idempotency-Key (it answers the saved resource, never a second one) or GET the id',
 };
 
+/** The document's introduction; its "Errors" heading is where errors without an operation link to (doc-links.ts). */
+const DESCRIPTION = [
+  'An omnichannel customer-support platform: customers, conversations and messages, tickets with SLA, a knowledge base, an AI agent (also an MCP server) and signed webhooks. Every write answers once the next read sees it; a POST with an `Idempotency-Key` never runs twice; every error is one JSON envelope.',
+  '',
+  '## Errors',
+  '',
+  'Every error answers `{"success": false, "error": {"message", "statusCode", "code", "details", "documentation_url"}}`. Match on the status first: schema failures (400) carry no `code`, and list each refused field in `details.fields`. `documentation_url` links to the operation\'s answer with that status on this page.',
+  '',
+  '| status | code | meaning |',
+  '|---|---|---|',
+  ...Object.entries({
+    '400': 'validation_error',
+    '401': 'unauthorized',
+    '402': 'PLAN_LIMIT_REACHED',
+    '403': 'insufficient_scope, forbidden, PLAN_LIMIT_REACHED',
+    '404': 'not_found',
+    '409': 'conflict',
+    '429': 'rate_limited',
+    '500': 'internal_error',
+    '503': 'write_committed',
+  }).map(([status, code]) => `| ${status} | ${code} | ${ERRORS[status].replace(/\|/g, '\\|')} |`),
+].join('\n');
+
 /** Every answer carries them (spec 4.1), and the request's id (also in a 500's body). */
 export const RATE_LIMIT_HEADERS = {
   ...Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }])),
@@ -253,8 +276,7 @@ export const openApiDocument = (
     info: {
       title: 'Customer Support Platform API',
       version: info.version,
-      description:
-        'An omnichannel customer-support platform: customers, conversations and messages, tickets with SLA, a knowledge base, an AI agent (also an MCP server) and signed webhooks. Every write answers once the next read sees it; a POST with an `Idempotency-Key` never runs twice; every error is one JSON envelope.',
+      description: DESCRIPTION,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: info.serverUrl }],

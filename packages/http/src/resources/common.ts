@@ -41,7 +41,14 @@ export const deletedOf = <O extends string>(object: O) => struct({ object: liter
 
 export const envelopeSchema: JsonSchema = struct({
   success: bool(),
-  error: struct({ message: str(), statusCode: int() }, { code: str(), details: jsonObject() }),
+  error: struct(
+    { message: str(), statusCode: int() },
+    {
+      code: str(),
+      details: jsonObject(),
+      documentation_url: str({ format: 'uri', description: "Where the reference page documents this error: the operation's answer with this status" }),
+    },
+  ),
 }).jsonSchema;
 
 /** Cursor parameters shared by every paginated list (spec 4.1); spread into a query struct. */
