@@ -1,12 +1,15 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths, webhooks } from './schema';
 
 // A typed client of the API, generated from its OpenAPI document (`npm run client:generate`
 // writes schema.ts; tests/src/client checks it is current and that its types catch mistakes).
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths, webhooks } from './schema';
 
 /** The API's named schemas: `Schemas['Customer']`, `Schemas['WebhookEndpoint']`… */
 export type Schemas = components['schemas'];
+
+/** The body of a webhook delivery of type `T`, for a receiver: `WebhookEvent<'message.created'>['data']` is a Message. */
+export type WebhookEvent<T extends keyof webhooks> = NonNullable<webhooks[T]['post']['requestBody']>['content']['application/json'];
 
 /**
  * A client of the API at `baseUrl` (its `/v1` URL) with the key `key`: `GET`, `POST`, `PATCH`

@@ -609,7 +609,288 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "conversation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation, as created
+         * @description Sent to each enabled endpoint subscribed to `conversation.created` (or `*`). `data`: the conversation, as created. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.conversation.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation right after the change
+         * @description Sent to each enabled endpoint subscribed to `conversation.updated` (or `*`). `data`: the conversation right after the change. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.conversation.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation, closed
+         * @description Sent to each enabled endpoint subscribed to `conversation.closed` (or `*`). `data`: the conversation, closed. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.conversation.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message, exactly as GET returns it
+         * @description Sent to each enabled endpoint subscribed to `message.created` (or `*`). `data`: the message, exactly as GET returns it. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.message.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer, as created
+         * @description Sent to each enabled endpoint subscribed to `customer.created` (or `*`). `data`: the customer, as created. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.customer.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer right after the change
+         * @description Sent to each enabled endpoint subscribed to `customer.updated` (or `*`). `data`: the customer right after the change. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.customer.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer the AI agent recorded the lead on, right after the capture
+         * @description Sent to each enabled endpoint subscribed to `lead.captured` (or `*`). `data`: the customer the AI agent recorded the lead on, right after the capture. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.lead.captured"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket, as created
+         * @description Sent to each enabled endpoint subscribed to `ticket.created` (or `*`). `data`: the ticket, as created. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.ticket.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket right after the change
+         * @description Sent to each enabled endpoint subscribed to `ticket.updated` (or `*`). `data`: the ticket right after the change. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.ticket.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket, resolved
+         * @description Sent to each enabled endpoint subscribed to `ticket.resolved` (or `*`). `data`: the ticket, resolved. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.ticket.resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla.at_risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket, with the SLA metric and target about to be missed
+         * @description Sent to each enabled endpoint subscribed to `sla.at_risk` (or `*`). `data`: the ticket, with the SLA metric and target about to be missed. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.sla.at_risk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sla.breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket, with the SLA metric and target missed
+         * @description Sent to each enabled endpoint subscribed to `sla.breached` (or `*`). `data`: the ticket, with the SLA metric and target missed. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.sla.breached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.escalated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation right after the AI agent handed it to a human
+         * @description Sent to each enabled endpoint subscribed to `agent.escalated` (or `*`). `data`: the conversation right after the AI agent handed it to a human. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.agent.escalated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The endpoint being tested (POST /webhook_endpoints/{id}/test), sent even when it is disabled
+         * @description Sent to each enabled endpoint subscribed to `ping` (or `*`). `data`: the endpoint being tested (POST /webhook_endpoints/{id}/test), sent even when it is disabled. Verify `Service-Signature` over the raw body before trusting it; order is not promised.
+         */
+        post: operations["webhooks.ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -1235,6 +1516,50 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        /** ticket_sla_signal */
+        TicketSlaSignal: {
+            /** @constant */
+            object: "ticket";
+            id: string;
+            number: number;
+            /** @enum {string} */
+            type: "question" | "incident" | "problem" | "task";
+            subject: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            tags: string[];
+            assignee_id: string | null;
+            team_id: string | null;
+            customer_id: string | null;
+            category_id: string | null;
+            source_conversation_id: string | null;
+            sla_status: string | null;
+            sla_policy_id: string | null;
+            /** Format: date-time */
+            first_response_at: string | null;
+            /** Format: date-time */
+            sla_first_response_due_at: string | null;
+            /** Format: date-time */
+            sla_next_response_due_at: string | null;
+            /** Format: date-time */
+            sla_resolution_due_at: string | null;
+            summary: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @enum {string} */
+            sla_metric: "first_response" | "next_response" | "resolution";
+            /** Format: date-time */
+            sla_due_at: string;
+        };
         /** webhook_delivery */
         WebhookDelivery: {
             /** @constant */
@@ -1316,6 +1641,13 @@ export interface components {
             updated_at: string;
             /** @description Signing secret, shown only here */
             secret: string;
+        };
+        /** webhook_ping */
+        WebhookPing: {
+            /** @constant */
+            object: "webhook_endpoint";
+            id: string;
+            url: string;
         };
         /** workspace */
         Workspace: {
@@ -3262,6 +3594,790 @@ export interface operations {
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
+        };
+    };
+    "webhooks.conversation.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Conversation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.conversation.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Conversation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.conversation.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.closed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Conversation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.message.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "message.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Message"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.customer.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "customer.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Customer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.customer.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "customer.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Customer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.lead.captured": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "lead.captured";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Customer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ticket.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ticket.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ticket.resolved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.resolved";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.sla.at_risk": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "sla.at_risk";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["TicketSlaSignal"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.sla.breached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "sla.breached";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["TicketSlaSignal"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.agent.escalated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "agent.escalated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["Conversation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.ping": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>` of `<t>.` and the raw body, keyed with the endpoint secret (several `v1` while a secret rolls) */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`): deduplicate on it */
+                "Service-Event-Id": string;
+                /** @description The event type, as in the body */
+                "Service-Event-Type": string;
+                /** @description The delivery id (`whd_…`), as listed by GET /webhook_endpoints/{id}/deliveries */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id, the same on every attempt */
+                    id: string;
+                    /** @constant */
+                    type: "ping";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created_at: string;
+                    data: components["schemas"]["WebhookPing"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, with no further attempt */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none in 10 seconds) is a failed attempt, retried with backoff; a `Retry-After` on 429 and 503 is honoured */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -10,6 +10,7 @@ export * from './limits/rate-limiter';
 export * from './limits/idempotency-store';
 export * from './openapi/document';
 export * from './openapi/doc-links';
+export * from './openapi/webhooks';
 export * from './openapi/to-schema';
 export * from './middleware/context';
 export * from './middleware/identify';

@@ -19,6 +19,7 @@ import {
   withBodyOnly,
 } from '@support/http';
 import { ROUTES, TAGS } from './routes';
+import { WEBHOOK_EVENTS } from './routes/webhook-events';
 import { mountReferencePage } from './reference/page';
 import { mcpOpenApiPath, mcpOpenApiSchemas, mountMcp } from '@support/agent/routes';
 
@@ -46,7 +47,14 @@ const RELATIVE_SERVERS = '"servers":[{"url":"/v1"}]';
 
 /** The API's OpenAPI document, `servers` relative (`/v1`): what GET /openapi.json serves (with the request's origin) and the client is generated from. */
 export const apiDocument = () =>
-  openApiDocument(ROUTES, { version: API_VERSION, serverUrl: '/v1', extraPaths: mcpOpenApiPath(), extraSchemas: mcpOpenApiSchemas(), tags: TAGS });
+  openApiDocument(ROUTES, {
+    version: API_VERSION,
+    serverUrl: '/v1',
+    extraPaths: mcpOpenApiPath(),
+    extraSchemas: mcpOpenApiSchemas(),
+    tags: TAGS,
+    webhooks: { tag: 'webhook_events', events: WEBHOOK_EVENTS },
+  });
 
 /** `probes`: what GET /healthz and /readyz report of the process (its consumers and leases). */
 export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'): Koa => {

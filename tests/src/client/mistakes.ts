@@ -1,4 +1,4 @@
-import { supportClient } from '@support/client';
+import { supportClient, type WebhookEvent } from '@support/client';
 
 /*
  * Mistakes the generated client's types must refuse. Never run: it only has to compile, and each
@@ -25,4 +25,17 @@ export const mistakes = async (api: ReturnType<typeof supportClient>): Promise<v
   const { data } = await api.GET('/customers/{id}', { params: { path: { id: 'cus_1' } } });
   // @ts-expect-error without checking `error` first, `data` may be undefined
   void data.email;
+};
+
+/** A webhook receiver's mistakes: each event type's body is typed by the document's `webhooks`. */
+export const receiverMistakes = (event: WebhookEvent<'message.created'>, ping: WebhookEvent<'ping'>): void => {
+  // @ts-expect-error a message has no `email`
+  void event.data.email;
+  // @ts-expect-error the type is the literal `message.created`
+  const other: 'customer.created' = event.type;
+  void other;
+  // @ts-expect-error a ping's data is the endpoint, with no `content`
+  void ping.data.content;
+  // @ts-expect-error an event type that does not exist
+  type _Missing = WebhookEvent<'customer.deleted'>;
 };

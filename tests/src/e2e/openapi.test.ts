@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROUTES } from '@support/api';
+import { WEBHOOK_EVENT_TYPES } from '@support/webhook-endpoints';
 import { client } from '../support/client';
 import { serviceFixture } from '../support/fixture';
 import { removeDir, ROOT, tempDir } from '../support/service';
@@ -149,6 +150,21 @@ t.test('links: a created id feeds its get, patch and delete; every link names an
   t.ok(count >= 30, `${count} links`);
 });
 
+t.test('webhooks: every event type an endpoint can subscribe to, and ping, each with its signed headers and its data', async (t) => {
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
+  t.strictSame(Object.keys(doc.webhooks).sort(), [...WEBHOOK_EVENT_TYPES, 'ping'].sort());
+  for (const [type, { post }] of Object.entries<any>(doc.webhooks)) {
+    t.strictSame(
+      post.parameters.map((p: { name: string }) => p.name),
+      ['Service-Signature', 'Service-Event-Id', 'Service-Event-Type', 'Service-Webhook-Id'],
+      type,
+    );
+    const body = post.requestBody.content['application/json'].schema;
+    t.strictSame([body.required, body.properties.type.const], [['id', 'type', 'created_at', 'data'], type]);
+    t.match(body.properties.data.$ref, /^#\/components\/schemas\/(Conversation|Message|Customer|Ticket|TicketSlaSignal|WebhookPing)$/, type);
+  }
+});
+
 t.test('Redocly lint with its recommended rules: no error, no warning', async (t) => {
   const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
   const dir = tempDir('redocly-');
@@ -192,7 +208,7 @@ t.test('every resource is a named schema a generated client can import', async (
     t.ok(names.includes(name), name);
   t.strictSame(
     doc.tags.map((tag: { name: string }) => tag.name),
-    ['meta', 'agent', 'customers', 'tags', 'tickets', 'knowledge_base', 'canned_responses', 'channels', 'conversations', 'webhooks'],
+    ['meta', 'agent', 'customers', 'tags', 'tickets', 'knowledge_base', 'canned_responses', 'channels', 'conversations', 'webhooks', 'webhook_events'],
   );
   const undescribed = Object.entries(doc.paths).flatMap(([p, ops]) =>
     Object.entries(ops as Record<string, { description?: string }>)

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { client, Client } from '../support/client';
 import { Receiver, settledDeliveries, webhookEnv } from '../support/receiver';
+import { conformsTo } from '../support/openapi';
 import { adminJson, removeDir, replayEvents, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { tenant } from '../support/workspace';
@@ -111,6 +112,13 @@ t.test('SLA monitor: at risk, breached, once each; a response meets the target; 
   );
   const breach = receiver.on('/sla').find((h) => h.body.data.id === slow && h.body.type === 'sla.breached')!;
   t.match(breach.body.data, { object: 'ticket', id: slow, subject: 'slow', sla_metric: 'first_response', sla_due_at: String, sla_status: 'breached' });
+  const doc = (await ws.api.get('/openapi.json')).body;
+  for (const hit of receiver.on('/sla'))
+    t.strictSame(
+      conformsTo(doc, doc.webhooks[hit.body.type].post.requestBody.content['application/json'].schema)(hit.body),
+      [],
+      `${hit.body.type} as the document says`,
+    );
   t.strictSame(await Promise.all([slow, answered, late, done].map(slaStatus)), ['breached', 'at_risk', 'breached', null]);
   t.strictSame(await slaEventsInLog(untracked.workspaceId), [], 'a workspace without SLA tracking gets no signal');
   t.equal(untrackedIds.length, 4);
@@ -158,4 +166,11 @@ t.test('ticket webhooks: created, updated and resolved through import', async (t
   const of = (type: string) => hits.find((h) => h.body.type === type)!.body.data;
   t.match(of('ticket.created'), { object: 'ticket', id: 'tkt_01J00000000000000000000001', status: 'open', subject: 'Printer' });
   t.match(of('ticket.resolved'), { status: 'resolved', resolved_at: String });
+  const doc = (await ws.api.get('/openapi.json')).body;
+  for (const hit of hits)
+    t.strictSame(
+      conformsTo(doc, doc.webhooks[hit.body.type].post.requestBody.content['application/json'].schema)(hit.body),
+      [],
+      `${hit.body.type} as the document says`,
+    );
 });

@@ -4,6 +4,7 @@ import t from 'tap';
 import { verifyWebhook } from '@support/webhooks';
 import { expectError } from '../support/expect';
 import { Receiver, settledDeliveries, webhookEnv } from '../support/receiver';
+import { conformsTo } from '../support/openapi';
 import { admin } from '../support/service';
 import { until } from '../support/wait';
 import { Tenant, tenant } from '../support/workspace';
@@ -170,6 +171,11 @@ t.test('a delivery: envelope, every header, signature over the exact bytes', asy
     data: { object: 'conversation', id: conversation.id },
   });
   t.strictSame(hit.body.data, conversation, 'data is the conversation resource');
+  // What the OpenAPI document's `webhooks` says a receiver gets is what it gets.
+  const doc = (await ws.api.get('/openapi.json')).body;
+  const described = (type: string) => conformsTo(doc, doc.webhooks[type].post.requestBody.content['application/json'].schema);
+  t.strictSame(described('conversation.created')(hit.body), [], 'the body conforms to webhooks["conversation.created"]');
+  t.not(described('message.created')(hit.body).length, 0, 'and not to another event type');
   t.ok(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, ep.secret), 'signature verifies over the raw bytes');
   t.notOk(verifyWebhook(Buffer.from(JSON.stringify(hit.body, null, 1)), hit.headers['service-signature'] as string, ep.secret), 're-serialized bytes fail');
   t.notOk(verifyWebhook(hit.raw, hit.headers['service-signature'] as string, 'whsec_wrong'), 'another secret fails');
@@ -214,6 +220,8 @@ t.test('subscriptions filter by type; message.created data is the message resour
     'nor sent',
   );
   t.strictSame(received[0].body.data, m, 'data is shaped exactly like the message resource');
+  const doc = (await ws.api.get('/openapi.json')).body;
+  t.strictSame(conformsTo(doc, doc.webhooks['message.created'].post.requestBody.content['application/json'].schema)(received[0].body), []);
   const types = (await ws.api.get('/events')).body.data.map((e: { type: string }) => e.type);
   t.strictSame(types, ['message.created'], 'customer.created and conversation.created had no subscriber and were not stored');
   const all = await endpoint(ws, '/everything');
@@ -337,6 +345,8 @@ t.test('test sends a ping; retry re-sends a delivery', async (t) => {
   t.strictSame(r.body, { object: 'webhook_endpoint', id: ep.id, test_event_enqueued: true });
   const [ping] = await receiver.waitFor('/ping', 1);
   t.match(ping.body, { type: 'ping', id: /^evt_/, data: { object: 'webhook_endpoint', id: ep.id } });
+  const doc = (await ws.api.get('/openapi.json')).body;
+  t.strictSame(conformsTo(doc, doc.webhooks.ping.post.requestBody.content['application/json'].schema)(ping.body), [], 'as webhooks.ping describes it');
   t.ok(verifyWebhook(ping.raw, ping.headers['service-signature'] as string, ep.secret));
   const delivery = ping.headers['service-webhook-id'] as string;
   await until(async () => (await ws.api.get(`/webhook_endpoints/${ep.id}/deliveries`)).body.data[0]?.status === 'succeeded', 10_000);

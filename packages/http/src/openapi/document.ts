@@ -3,6 +3,7 @@ import { operationIdOf, RouteDef } from '../route';
 import { FREE_JSON_ITEM_SCHEMA, FREE_JSON_VALUE_SCHEMA, JSON_VALUE_SCHEMA } from '../codec/primitives';
 import { JsonSchema } from '../codec/schema';
 import { toSchema } from './to-schema';
+import { type WebhookDef, webhookOperations } from './webhooks';
 
 const ERRORS: Record<string, string> = {
   '400':
@@ -237,6 +238,8 @@ export const openApiDocument = (
     extraSchemas?: Record<string, JsonSchema>;
     /** Each tag's description, in the order a reference page shows them. */
     tags?: readonly { name: string; description: string }[];
+    /** The webhook events, under `webhooks` with this tag. */
+    webhooks?: { tag: string; events: readonly WebhookDef[] };
   },
 ) => {
   const paths: Record<string, Record<string, unknown>> = { ...fixedPaths(), ...info.extraPaths };
@@ -271,6 +274,7 @@ export const openApiDocument = (
   }
   const named: Record<string, JsonSchema> = {};
   const hoisted = hoistTitled(paths, named) as typeof paths;
+  const webhooks = info.webhooks ? hoistTitled(webhookOperations(info.webhooks.events, info.webhooks.tag), named) : undefined;
   return {
     openapi: '3.1.0',
     info: {
@@ -283,6 +287,7 @@ export const openApiDocument = (
     security: [{ bearer: [] }],
     ...(info.tags ? { tags: info.tags } : {}),
     paths: hoisted,
+    ...(webhooks ? { webhooks } : {}),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } },
       schemas: {

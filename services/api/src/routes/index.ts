@@ -45,4 +45,9 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'Conversations with a customer on a channel (status, priority, tags, assignee), and their messages from the customer, a human agent or the AI agent.',
   },
   { name: 'webhooks', description: 'Signed HTTPS notifications of events, their deliveries and retries, and the /events log.' },
+  {
+    name: 'webhook_events',
+    description:
+      'What your endpoint receives: one signed POST per event and endpoint, `{id, type, created_at, data}`, with `data` the resource right after the event.',
+  },
 ];
