@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { arrayOf, int, literal, nullable, str, struct, timestamp } from '@support/http';
+import { arrayOf, EXAMPLE_AT, EXAMPLE_ID, int, literal, nullable, str, struct, timestamp } from '@support/http';
 import type { CannedResponseDocument } from './projection';
 
 /** Spec 2.11 plus `updated_at`: read-only, entered by the operator's import. */
@@ -19,7 +19,23 @@ export const CannedResponseResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'canned_response' },
+  {
+    title: 'canned_response',
+    example: {
+      object: 'canned_response',
+      id: EXAMPLE_ID.cannedResponse,
+      name: 'Refund on its way',
+      content: 'Good news: your refund was issued today and reaches your card within 5 business days.',
+      shortcut: '/refund',
+      visibility: 'shared',
+      set_status: 'closed',
+      set_priority: null,
+      add_tags: ['billing'],
+      usage_count: 42,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type CannedResponseResource = t.TypeOf<typeof CannedResponseResource>;
 

@@ -28,7 +28,7 @@ export const cannedResponseRoutes = [
     tag: 'canned_responses',
     summary: 'Get a canned response',
     scope: 'conversations:read',
-    params: idParams,
+    params: idParams('cannedResponse'),
     response: { status: 200, codec: CannedResponseResource, description: 'The canned response' },
     handler: async ({ app, principal, params }) => {
       const doc = await cannedResponsesOf(app).require(principal.workspaceId, params.id, 'canned response');

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { bool, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import { bool, EXAMPLE_AT, EXAMPLE_ID, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
 import { CHANNEL_STATUSES, CHANNEL_TYPES } from './events';
 import type { ChannelDocument } from './projection';
 
@@ -19,7 +19,22 @@ export const ChannelResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'channel' },
+  {
+    title: 'channel',
+    example: {
+      object: 'channel',
+      id: EXAMPLE_ID.channel,
+      type: 'whatsapp',
+      name: 'WhatsApp support line',
+      is_active: true,
+      status: 'connected',
+      last_connected_at: EXAMPLE_AT.updated,
+      last_error_message: null,
+      conversation_count: 318,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type ChannelResource = t.TypeOf<typeof ChannelResource>;
 

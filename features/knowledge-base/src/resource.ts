@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { arrayOf, bool, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import { arrayOf, bool, EXAMPLE_AT, EXAMPLE_ID, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
 import { ARTICLE_STATUSES, ARTICLE_TYPES } from './events';
 import type { ArticleDocument } from './projection';
 
@@ -22,7 +22,25 @@ export const ArticleResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'knowledge_base_article' },
+  {
+    title: 'knowledge_base_article',
+    example: {
+      object: 'knowledge_base_article',
+      id: EXAMPLE_ID.article,
+      title: 'How refunds work',
+      content: 'Refunds go back to the card you paid with. Once issued, they take 3 to 5 business days to appear on your statement.',
+      description: 'Timing and method of refunds',
+      tags: ['billing', 'refunds'],
+      category: 'Billing',
+      status: 'published',
+      type: 'public_article',
+      is_public: true,
+      ai_agent_enabled: true,
+      indexed: true,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type ArticleResource = t.TypeOf<typeof ArticleResource>;
 

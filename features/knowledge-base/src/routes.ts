@@ -30,7 +30,7 @@ export const knowledgeBaseRoutes = [
     tag: 'knowledge_base',
     summary: 'Get a knowledge base article',
     scope: 'knowledge_base:read',
-    params: idParams,
+    params: idParams('article'),
     response: { status: 200, codec: ArticleResource, description: 'The article' },
     handler: async ({ app, principal, params }) => {
       const doc = await articlesOf(app).require(principal.workspaceId, params.id, 'knowledge base article');

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { bool, literal, nullable, str, struct, timestamp } from '@support/http';
+import { bool, EXAMPLE_AT, EXAMPLE_ID, literal, nullable, str, struct, timestamp } from '@support/http';
 import type { TagDocument } from './projection';
 
 export const TagResource = struct(
@@ -13,7 +13,18 @@ export const TagResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'tag' },
+  {
+    title: 'tag',
+    example: {
+      object: 'tag',
+      id: EXAMPLE_ID.tag,
+      name: 'billing',
+      color: '#2f80ed',
+      is_active: true,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.created,
+    },
+  },
 );
 export type TagResource = t.TypeOf<typeof TagResource>;
 

@@ -3,6 +3,7 @@ import {
   bool,
   commandContext,
   deletedOf,
+  EXAMPLE_ID,
   idParams,
   linksTo,
   listBody,
@@ -50,7 +51,7 @@ export const tagRoutes = [
     tag: 'tags',
     summary: 'Create a tag (names are unique per workspace, ignoring case)',
     scope: 'conversations:write',
-    body: struct({ name }, { color }),
+    body: struct({ name }, { color }, { example: { name: 'billing', color: '#2f80ed' } }),
     response: { status: 201, codec: TagResource, description: 'The new tag' },
     links: linksTo(['PATCH /tags/:id', 'DELETE /tags/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId, idempotency }) => {
@@ -65,8 +66,8 @@ export const tagRoutes = [
     tag: 'tags',
     summary: 'Rename, recolour, activate or deactivate a tag',
     scope: 'conversations:write',
-    params: idParams,
-    body: struct({}, { name, color, is_active: bool() }),
+    params: idParams('tag'),
+    body: struct({}, { name, color, is_active: bool() }, { example: { color: '#eb5757' } }),
     response: { status: 200, codec: TagResource, description: 'The updated tag' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
       const { position } = await tagsOf(app).commands.update(commandContext(principal, requestId, idempotency), params.id, body);
@@ -80,8 +81,8 @@ export const tagRoutes = [
     tag: 'tags',
     summary: 'Delete a tag',
     scope: 'conversations:write',
-    params: idParams,
-    response: { status: 200, codec: deletedOf('tag'), description: 'The deleted tag id' },
+    params: idParams('tag'),
+    response: { status: 200, codec: deletedOf('tag', EXAMPLE_ID.tag), description: 'The deleted tag id' },
     handler: async ({ app, principal, params, requestId, idempotency }) => {
       const { position } = await tagsOf(app).commands.delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);

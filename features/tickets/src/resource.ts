@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { arrayOf, int, literal, nullable, oneOf, str, struct } from '@support/http/codec';
-import { timestamp } from '@support/http/resources';
+import { EXAMPLE_AT, EXAMPLE_ID, timestamp } from '@support/http/resources';
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from './events';
 import type { TicketDocument } from './projection';
 
@@ -37,7 +37,36 @@ export const TicketResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'ticket' },
+  {
+    title: 'ticket',
+    example: {
+      object: 'ticket',
+      id: EXAMPLE_ID.ticket,
+      number: 1042,
+      type: 'problem',
+      subject: 'Charged twice for the November invoice',
+      description: 'The customer sees two identical charges of 49.00 EUR on 1 November.',
+      status: 'open',
+      priority: 'high',
+      tags: ['billing'],
+      assignee_id: 'usr_5521',
+      team_id: 'team_billing',
+      customer_id: EXAMPLE_ID.customer,
+      category_id: null,
+      source_conversation_id: EXAMPLE_ID.conversation,
+      sla_status: 'active',
+      sla_policy_id: 'sla_standard',
+      first_response_at: null,
+      sla_first_response_due_at: '2026-11-02T13:14:27.301Z',
+      sla_next_response_due_at: null,
+      sla_resolution_due_at: '2026-11-04T09:14:27.301Z',
+      summary: null,
+      resolved_at: null,
+      closed_at: null,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type TicketResource = t.TypeOf<typeof TicketResource>;
 

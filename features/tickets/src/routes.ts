@@ -38,7 +38,7 @@ export const ticketRoutes = [
     tag: 'tickets',
     summary: 'Get a ticket',
     scope: 'tickets:read',
-    params: idParams,
+    params: idParams('ticket'),
     response: { status: 200, codec: TicketResource, description: 'The ticket' },
     handler: async ({ app, principal, params }) => {
       const doc = await ticketsOf(app).require(principal.workspaceId, params.id, 'ticket');

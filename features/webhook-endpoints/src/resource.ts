@@ -1,4 +1,4 @@
-import { arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
+import { arrayOf, bool, EXAMPLE_AT, EXAMPLE_ID, jsonObject, int, literal, nullable, oneOf, str, struct, timestamp } from '@support/http';
 import type { WebhookEndpointDocument } from './projection';
 import type { DeliveryDoc, WebhookEventDoc } from './records';
 
@@ -16,13 +16,27 @@ const endpointFields = {
   updated_at: timestamp(),
 };
 
+const endpointExample = {
+  object: 'webhook_endpoint' as const,
+  id: EXAMPLE_ID.webhookEndpoint,
+  url: 'https://hooks.acme-bikes.example/support',
+  description: 'CRM sync',
+  enabled_events: ['customer.created', 'message.created'],
+  status: 'enabled' as const,
+  consecutive_failures: 0,
+  last_error_at: null,
+  disabled_at: null,
+  created_at: EXAMPLE_AT.created,
+  updated_at: EXAMPLE_AT.created,
+};
+
 /** Spec 2.13, without the secret: every response but create and roll_secret. */
-export const WebhookEndpointResource = struct(endpointFields, {}, { title: 'webhook_endpoint' });
+export const WebhookEndpointResource = struct(endpointFields, {}, { title: 'webhook_endpoint', example: endpointExample });
 /** Create and roll_secret: the signing secret, shown this once. */
 export const WebhookEndpointWithSecret = struct(
   { ...endpointFields, secret: str({ pattern: /^whsec_/, description: 'Signing secret, shown only here' }) },
   {},
-  { title: 'webhook_endpoint_with_secret' },
+  { title: 'webhook_endpoint_with_secret', example: { ...endpointExample, secret: 'whsec_3q9ZkV1d7LwR2bNx8TgYp4Hs6JcMf0Ae' } },
 );
 
 export const toWebhookEndpoint = (d: WebhookEndpointDocument) => ({
@@ -56,7 +70,23 @@ export const WebhookDeliveryResource = struct(
     created_at: timestamp(),
   },
   {},
-  { title: 'webhook_delivery' },
+  {
+    title: 'webhook_delivery',
+    example: {
+      object: 'webhook_delivery',
+      id: EXAMPLE_ID.delivery,
+      event_id: EXAMPLE_ID.event,
+      event_type: 'message.created',
+      status: 'succeeded',
+      attempt_count: 1,
+      next_retry_at: null,
+      last_attempt_at: EXAMPLE_AT.updated,
+      response_status: 200,
+      response_body: 'ok',
+      last_error: null,
+      created_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 
 export const toDelivery = (d: DeliveryDoc) => ({
@@ -75,9 +105,30 @@ export const toDelivery = (d: DeliveryDoc) => ({
 });
 
 /** Spec 2.15. */
-export const EventResource = struct({ object: literal('event'), id: str(), type: str(), data: jsonObject(), created_at: timestamp() }, {}, { title: 'event' });
+export const EventResource = struct(
+  { object: literal('event'), id: str(), type: str(), data: jsonObject(), created_at: timestamp() },
+  {},
+  {
+    title: 'event',
+    example: {
+      object: 'event',
+      id: EXAMPLE_ID.event,
+      type: 'customer.created',
+      data: { object: 'customer', id: EXAMPLE_ID.customer, email: 'ada.moreau@example.com', name: 'Ada Moreau' },
+      created_at: EXAMPLE_AT.created,
+    },
+  },
+);
 
 export const toEvent = (d: WebhookEventDoc) => ({ object: 'event' as const, id: d.id, type: d.type, data: d.data, created_at: d.created_at });
 
-export const RetryEnqueued = struct({ object: literal('webhook_delivery'), id: str(), retry_enqueued: bool() }, {}, { title: 'retry_enqueued' });
-export const TestEnqueued = struct({ object: literal('webhook_endpoint'), id: str(), test_event_enqueued: bool() }, {}, { title: 'test_event_enqueued' });
+export const RetryEnqueued = struct(
+  { object: literal('webhook_delivery'), id: str(), retry_enqueued: bool() },
+  {},
+  { title: 'retry_enqueued', example: { object: 'webhook_delivery', id: EXAMPLE_ID.delivery, retry_enqueued: true } },
+);
+export const TestEnqueued = struct(
+  { object: literal('webhook_endpoint'), id: str(), test_event_enqueued: bool() },
+  {},
+  { title: 'test_event_enqueued', example: { object: 'webhook_endpoint', id: EXAMPLE_ID.webhookEndpoint, test_event_enqueued: true } },
+);

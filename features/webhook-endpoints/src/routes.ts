@@ -3,6 +3,7 @@ import {
   commandContext,
   DEFAULT_LIMIT,
   deletedOf,
+  EXAMPLE_ID,
   linksTo,
   listBody,
   listOf,
@@ -34,8 +35,8 @@ import {
 } from './resource';
 
 /** Spec 7: an id that is not a webhook endpoint's (or delivery's) is simply not found (404), not malformed. */
-const anyId = (what: string) => str({ min: 1, max: 100, description: `${what} id` });
-const endpointParams = struct({ id: anyId('webhook endpoint') });
+const anyId = (what: string, example: string) => str({ min: 1, max: 100, description: `${what} id`, example });
+const endpointParams = struct({ id: anyId('webhook endpoint', EXAMPLE_ID.webhookEndpoint) });
 const url = str({
   min: 1,
   max: 2048,
@@ -77,7 +78,11 @@ export const webhookRoutes = [
     tag: 'webhooks',
     summary: 'Register an endpoint; the signing secret is in this response only',
     scope,
-    body: struct({ url, enabled_events: enabledEvents }, { description }),
+    body: struct(
+      { url, enabled_events: enabledEvents },
+      { description },
+      { example: { url: 'https://hooks.acme-bikes.example/support', enabled_events: ['customer.created', 'message.created'], description: 'CRM sync' } },
+    ),
     response: { status: 201, codec: WebhookEndpointWithSecret, description: 'The endpoint with its secret' },
     links: linksTo(
       [
@@ -117,7 +122,7 @@ export const webhookRoutes = [
     summary: 'Change url, description, events or status (enabling clears the failure counter)',
     scope,
     params: endpointParams,
-    body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }),
+    body: struct({}, { url, description, enabled_events: enabledEvents, status: oneOf(['enabled', 'disabled'] as const) }, { example: { status: 'enabled' } }),
     response: { status: 200, codec: WebhookEndpointResource, description: 'The endpoint' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
       const { position } = await webhookEndpointsOf(app).update(commandContext(principal, requestId, idempotency), params.id, body);
@@ -132,7 +137,7 @@ export const webhookRoutes = [
     summary: 'Delete an endpoint',
     scope,
     params: endpointParams,
-    response: { status: 200, codec: deletedOf('webhook_endpoint'), description: 'The deleted endpoint id' },
+    response: { status: 200, codec: deletedOf('webhook_endpoint', EXAMPLE_ID.webhookEndpoint), description: 'The deleted endpoint id' },
     handler: async ({ app, principal, params, requestId, idempotency }) => {
       const { position } = await webhookEndpointsOf(app).delete(commandContext(principal, requestId, idempotency), params.id);
       await app.settle(position);
@@ -210,7 +215,7 @@ export const webhookRoutes = [
     tag: 'webhooks',
     summary: 'Send a delivery again, now',
     scope,
-    params: struct({ id: anyId('webhook endpoint'), deliveryId: anyId('delivery') }),
+    params: struct({ id: anyId('webhook endpoint', EXAMPLE_ID.webhookEndpoint), deliveryId: anyId('delivery', EXAMPLE_ID.delivery) }),
     response: { status: 200, codec: RetryEnqueued, description: 'The delivery is queued' },
     handler: async ({ app, principal, params }) => {
       if (!(await webhookRecordsOf(app).retry(principal.workspaceId, params.id, params.deliveryId))) throw notFound('webhook delivery', params.deliveryId);

@@ -1014,7 +1014,36 @@ export interface components {
                 data?: unknown;
             };
         };
-        /** agent */
+        /**
+         * agent
+         * @example {
+         *       "object": "agent",
+         *       "name": "Bea",
+         *       "avatar_url": null,
+         *       "is_enabled": true,
+         *       "tone": "friendly",
+         *       "response_length": "balanced",
+         *       "custom_instructions": "Sign off with the store name, Acme Bikes.",
+         *       "model_tier": "pro",
+         *       "escalation": {
+         *         "enabled": true,
+         *         "keywords": [
+         *           "refund",
+         *           "lawyer"
+         *         ],
+         *         "after_replies": 5
+         *       },
+         *       "deployed_channels": {
+         *         "api": true,
+         *         "widget": true,
+         *         "whatsapp": false,
+         *         "facebook": false,
+         *         "instagram": false,
+         *         "telegram": false,
+         *         "mcp": true
+         *       }
+         *     }
+         */
         Agent: {
             /** @constant */
             object: "agent";
@@ -1031,7 +1060,16 @@ export interface components {
             escalation: components["schemas"]["Escalation"];
             deployed_channels: components["schemas"]["DeployedChannels"];
         };
-        /** agent_message */
+        /**
+         * agent_message
+         * @example {
+         *       "message": "How long does a refund take to reach my card?",
+         *       "customer": {
+         *         "email": "ada.moreau@example.com",
+         *         "name": "Ada Moreau"
+         *       }
+         *     }
+         */
         AgentMessage: {
             message: string;
             /** @description An api conversation to continue; omitted: a new one */
@@ -1039,7 +1077,21 @@ export interface components {
             customer?: components["schemas"]["CustomerInput"];
             attachments?: components["schemas"]["FreeJsonItem"][];
         };
-        /** agent_patch */
+        /**
+         * agent_patch
+         * @example {
+         *       "is_enabled": true,
+         *       "tone": "professional",
+         *       "escalation": {
+         *         "keywords": [
+         *           "refund"
+         *         ]
+         *       },
+         *       "deployed_channels": {
+         *         "mcp": true
+         *       }
+         *     }
+         */
         AgentPatch: {
             name?: string;
             is_enabled?: boolean;
@@ -1056,7 +1108,29 @@ export interface components {
             escalation?: components["schemas"]["EscalationPatch"];
             deployed_channels?: components["schemas"]["DeployedChannelsPatch"];
         };
-        /** agent_response */
+        /**
+         * agent_response
+         * @example {
+         *       "object": "agent_response",
+         *       "conversation_id": "conv_01JDQ573AMMH5VK2GQ48NE5T43",
+         *       "messages": [
+         *         "Refunds go back to the card you paid with.",
+         *         "Once issued, they take 3 to 5 business days to appear on your statement."
+         *       ],
+         *       "quick_replies": [
+         *         "Tell me about \"Changing your plan\""
+         *       ],
+         *       "buttons": [],
+         *       "images": [],
+         *       "sources": [
+         *         "How refunds work"
+         *       ],
+         *       "escalated": false,
+         *       "escalation_reason": null,
+         *       "credits_used": 4,
+         *       "model_tier": "pro"
+         *     }
+         */
         AgentResponse: {
             /** @constant */
             object: "agent_response";
@@ -1079,13 +1153,27 @@ export interface components {
             /** @enum {string} */
             model_tier: "essential" | "pro" | "ultra";
         };
-        /** agent_search */
+        /**
+         * agent_search
+         * @example {
+         *       "query": "refund timing",
+         *       "top_k": 3
+         *     }
+         */
         AgentSearch: {
             query: string;
             /** @description Default 8 */
             top_k?: number;
         };
-        /** api */
+        /**
+         * api
+         * @example {
+         *       "object": "api",
+         *       "name": "Customer Support Platform API",
+         *       "version": "1.0.0",
+         *       "documentation_url": "https://support.example.com/v1/docs"
+         *     }
+         */
         Api: {
             /** @constant */
             object: "api";
@@ -1099,7 +1187,25 @@ export interface components {
             /** Format: uri */
             url: string;
         };
-        /** canned_response */
+        /**
+         * canned_response
+         * @example {
+         *       "object": "canned_response",
+         *       "id": "cr_01JDQ5RYH4W3D4VYW3TYDPVSGY",
+         *       "name": "Refund on its way",
+         *       "content": "Good news: your refund was issued today and reaches your card within 5 business days.",
+         *       "shortcut": "/refund",
+         *       "visibility": "shared",
+         *       "set_status": "closed",
+         *       "set_priority": null,
+         *       "add_tags": [
+         *         "billing"
+         *       ],
+         *       "usage_count": 42,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         CannedResponse: {
             /** @constant */
             object: "canned_response";
@@ -1126,7 +1232,22 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** channel */
+        /**
+         * channel
+         * @example {
+         *       "object": "channel",
+         *       "id": "ch_01JDQC3H49PC80PANP4V6TA732",
+         *       "type": "whatsapp",
+         *       "name": "WhatsApp support line",
+         *       "is_active": true,
+         *       "status": "connected",
+         *       "last_connected_at": "2026-11-02T09:16:05.118Z",
+         *       "last_error_message": null,
+         *       "conversation_count": 318,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         Channel: {
             /** @constant */
             object: "channel";
@@ -1154,7 +1275,35 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** conversation */
+        /**
+         * conversation
+         * @example {
+         *       "object": "conversation",
+         *       "id": "conv_01JDQ573AMMH5VK2GQ48NE5T43",
+         *       "status": "open",
+         *       "channel": "api",
+         *       "channel_id": null,
+         *       "customer_id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *       "customer_name": "Ada Moreau",
+         *       "customer_email": "ada.moreau@example.com",
+         *       "assignee": "ai",
+         *       "priority": "normal",
+         *       "tags": [
+         *         "billing"
+         *       ],
+         *       "external_id": null,
+         *       "is_pinned": false,
+         *       "resolution_type": null,
+         *       "message_count": 3,
+         *       "custom_action_memory": null,
+         *       "metadata": {
+         *         "order_id": "ORD-20931"
+         *       },
+         *       "resolved_at": null,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         Conversation: {
             /** @constant */
             object: "conversation";
@@ -1195,7 +1344,31 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** customer */
+        /**
+         * customer
+         * @example {
+         *       "object": "customer",
+         *       "id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *       "email": "ada.moreau@example.com",
+         *       "phone": "+33 6 12 34 56 78",
+         *       "name": "Ada Moreau",
+         *       "avatar_url": null,
+         *       "status": "active",
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "external_id": "crm-48213",
+         *       "metadata": {
+         *         "plan": "family",
+         *         "signup_source": "ios"
+         *       },
+         *       "conversation_count": 2,
+         *       "first_contact_at": "2026-11-02T09:14:27.301Z",
+         *       "last_contact_at": "2026-11-02T09:16:05.118Z",
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         Customer: {
             /** @constant */
             object: "customer";
@@ -1221,7 +1394,14 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** customer_input */
+        /**
+         * customer_input
+         * @example {
+         *       "email": "ada.moreau@example.com",
+         *       "name": "Ada Moreau",
+         *       "external_id": "crm-48213"
+         *     }
+         */
         CustomerInput: {
             /** Format: email */
             email: string;
@@ -1249,21 +1429,46 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** deleted_tag */
+        /**
+         * deleted_tag
+         * @example {
+         *       "object": "tag",
+         *       "id": "tag_01JDQ91NG0TZJEF5Y4BSYFTVJQ",
+         *       "deleted": true
+         *     }
+         */
         DeletedTag: {
             /** @constant */
             object: "tag";
             id: string;
             deleted: boolean;
         };
-        /** deleted_webhook_endpoint */
+        /**
+         * deleted_webhook_endpoint
+         * @example {
+         *       "object": "webhook_endpoint",
+         *       "id": "we_01JDQYZ71X5WEVHBQ5NN46R4Y5",
+         *       "deleted": true
+         *     }
+         */
         DeletedWebhookEndpoint: {
             /** @constant */
             object: "webhook_endpoint";
             id: string;
             deleted: boolean;
         };
-        /** deployed_channels */
+        /**
+         * deployed_channels
+         * @example {
+         *       "api": true,
+         *       "widget": true,
+         *       "whatsapp": false,
+         *       "facebook": false,
+         *       "instagram": false,
+         *       "telegram": false,
+         *       "mcp": true
+         *     }
+         */
         DeployedChannels: {
             /** @description Deployed on api */
             api: boolean;
@@ -1300,7 +1505,17 @@ export interface components {
             /** @description The MCP server (POST /mcp); turning it on also turns on api */
             mcp?: boolean;
         };
-        /** escalation */
+        /**
+         * escalation
+         * @example {
+         *       "enabled": true,
+         *       "keywords": [
+         *         "refund",
+         *         "lawyer"
+         *       ],
+         *       "after_replies": 5
+         *     }
+         */
         Escalation: {
             enabled: boolean;
             /** @description Whole words or phrases; case and accents are ignored */
@@ -1316,7 +1531,21 @@ export interface components {
             /** @description Hand over once this many AI replies were given in a conversation */
             after_replies?: number | null;
         };
-        /** event */
+        /**
+         * event
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JDQVE8J9MA7G7867210JCZDW",
+         *       "type": "customer.created",
+         *       "data": {
+         *         "object": "customer",
+         *         "id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *         "email": "ada.moreau@example.com",
+         *         "name": "Ada Moreau"
+         *       },
+         *       "created_at": "2026-11-02T09:14:27.301Z"
+         *     }
+         */
         Event: {
             /** @constant */
             object: "event";
@@ -1347,7 +1576,28 @@ export interface components {
             };
             id: null;
         };
-        /** knowledge_base_article */
+        /**
+         * knowledge_base_article
+         * @example {
+         *       "object": "knowledge_base_article",
+         *       "id": "kb_01JDQBSRRKKFA5EK77RF0MD2TR",
+         *       "title": "How refunds work",
+         *       "content": "Refunds go back to the card you paid with. Once issued, they take 3 to 5 business days to appear on your statement.",
+         *       "description": "Timing and method of refunds",
+         *       "tags": [
+         *         "billing",
+         *         "refunds"
+         *       ],
+         *       "category": "Billing",
+         *       "status": "published",
+         *       "type": "public_article",
+         *       "is_public": true,
+         *       "ai_agent_enabled": true,
+         *       "indexed": true,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         KnowledgeBaseArticle: {
             /** @constant */
             object: "knowledge_base_article";
@@ -1377,7 +1627,17 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** knowledge_result */
+        /**
+         * knowledge_result
+         * @example {
+         *       "object": "knowledge_result",
+         *       "knowledge_base_id": "kb_01JDQBSRRKKFA5EK77RF0MD2TR",
+         *       "filename": "How refunds work",
+         *       "text": "Once issued, refunds take 3 to 5 business days to appear on your statement.",
+         *       "type": "public_article",
+         *       "is_public": true
+         *     }
+         */
         KnowledgeResult: {
             /** @constant */
             object: "knowledge_result";
@@ -1403,7 +1663,25 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** message */
+        /**
+         * message
+         * @example {
+         *       "object": "message",
+         *       "id": "msg_01JDQSPX8E061YGKBGWTNTCWXM",
+         *       "conversation_id": "conv_01JDQ573AMMH5VK2GQ48NE5T43",
+         *       "ticket_id": null,
+         *       "sender_type": "customer",
+         *       "sender_id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *       "content": "Hi! I was charged twice for my November invoice.",
+         *       "visibility": "public",
+         *       "channel": "api",
+         *       "external_id": null,
+         *       "attachments": [],
+         *       "is_read": false,
+         *       "client_message_id": "ios-7f3c2a",
+         *       "created_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         Message: {
             /** @constant */
             object: "message";
@@ -1433,14 +1711,32 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** retry_enqueued */
+        /**
+         * retry_enqueued
+         * @example {
+         *       "object": "webhook_delivery",
+         *       "id": "whd_01JDQGT3ZRS2P0N5F150AAT9VK",
+         *       "retry_enqueued": true
+         *     }
+         */
         RetryEnqueued: {
             /** @constant */
             object: "webhook_delivery";
             id: string;
             retry_enqueued: boolean;
         };
-        /** tag */
+        /**
+         * tag
+         * @example {
+         *       "object": "tag",
+         *       "id": "tag_01JDQ91NG0TZJEF5Y4BSYFTVJQ",
+         *       "name": "billing",
+         *       "color": "#2f80ed",
+         *       "is_active": true,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:14:27.301Z"
+         *     }
+         */
         Tag: {
             /** @constant */
             object: "tag";
@@ -1461,14 +1757,52 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** test_event_enqueued */
+        /**
+         * test_event_enqueued
+         * @example {
+         *       "object": "webhook_endpoint",
+         *       "id": "we_01JDQYZ71X5WEVHBQ5NN46R4Y5",
+         *       "test_event_enqueued": true
+         *     }
+         */
         TestEventEnqueued: {
             /** @constant */
             object: "webhook_endpoint";
             id: string;
             test_event_enqueued: boolean;
         };
-        /** ticket */
+        /**
+         * ticket
+         * @example {
+         *       "object": "ticket",
+         *       "id": "tkt_01JDQ7V8SGHMYR784VHPEK6EG4",
+         *       "number": 1042,
+         *       "type": "problem",
+         *       "subject": "Charged twice for the November invoice",
+         *       "description": "The customer sees two identical charges of 49.00 EUR on 1 November.",
+         *       "status": "open",
+         *       "priority": "high",
+         *       "tags": [
+         *         "billing"
+         *       ],
+         *       "assignee_id": "usr_5521",
+         *       "team_id": "team_billing",
+         *       "customer_id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *       "category_id": null,
+         *       "source_conversation_id": "conv_01JDQ573AMMH5VK2GQ48NE5T43",
+         *       "sla_status": "active",
+         *       "sla_policy_id": "sla_standard",
+         *       "first_response_at": null,
+         *       "sla_first_response_due_at": "2026-11-02T13:14:27.301Z",
+         *       "sla_next_response_due_at": null,
+         *       "sla_resolution_due_at": "2026-11-04T09:14:27.301Z",
+         *       "summary": null,
+         *       "resolved_at": null,
+         *       "closed_at": null,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         Ticket: {
             /** @constant */
             object: "ticket";
@@ -1516,7 +1850,40 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** ticket_sla_signal */
+        /**
+         * ticket_sla_signal
+         * @example {
+         *       "object": "ticket",
+         *       "id": "tkt_01JDQ7V8SGHMYR784VHPEK6EG4",
+         *       "number": 1042,
+         *       "type": "problem",
+         *       "subject": "Charged twice for the November invoice",
+         *       "description": "The customer sees two identical charges of 49.00 EUR on 1 November.",
+         *       "status": "open",
+         *       "priority": "high",
+         *       "tags": [
+         *         "billing"
+         *       ],
+         *       "assignee_id": "usr_5521",
+         *       "team_id": "team_billing",
+         *       "customer_id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+         *       "category_id": null,
+         *       "source_conversation_id": "conv_01JDQ573AMMH5VK2GQ48NE5T43",
+         *       "sla_status": "active",
+         *       "sla_policy_id": "sla_standard",
+         *       "first_response_at": null,
+         *       "sla_first_response_due_at": "2026-11-02T13:14:27.301Z",
+         *       "sla_next_response_due_at": null,
+         *       "sla_resolution_due_at": "2026-11-04T09:14:27.301Z",
+         *       "summary": null,
+         *       "resolved_at": null,
+         *       "closed_at": null,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:16:05.118Z",
+         *       "sla_metric": "first_response",
+         *       "sla_due_at": "2026-11-02T13:14:27.301Z"
+         *     }
+         */
         TicketSlaSignal: {
             /** @constant */
             object: "ticket";
@@ -1560,7 +1927,23 @@ export interface components {
             /** Format: date-time */
             sla_due_at: string;
         };
-        /** webhook_delivery */
+        /**
+         * webhook_delivery
+         * @example {
+         *       "object": "webhook_delivery",
+         *       "id": "whd_01JDQGT3ZRS2P0N5F150AAT9VK",
+         *       "event_id": "evt_01JDQVE8J9MA7G7867210JCZDW",
+         *       "event_type": "message.created",
+         *       "status": "succeeded",
+         *       "attempt_count": 1,
+         *       "next_retry_at": null,
+         *       "last_attempt_at": "2026-11-02T09:16:05.118Z",
+         *       "response_status": 200,
+         *       "response_body": "ok",
+         *       "last_error": null,
+         *       "created_at": "2026-11-02T09:16:05.118Z"
+         *     }
+         */
         WebhookDelivery: {
             /** @constant */
             object: "webhook_delivery";
@@ -1590,7 +1973,25 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** webhook_endpoint */
+        /**
+         * webhook_endpoint
+         * @example {
+         *       "object": "webhook_endpoint",
+         *       "id": "we_01JDQYZ71X5WEVHBQ5NN46R4Y5",
+         *       "url": "https://hooks.acme-bikes.example/support",
+         *       "description": "CRM sync",
+         *       "enabled_events": [
+         *         "customer.created",
+         *         "message.created"
+         *       ],
+         *       "status": "enabled",
+         *       "consecutive_failures": 0,
+         *       "last_error_at": null,
+         *       "disabled_at": null,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:14:27.301Z"
+         *     }
+         */
         WebhookEndpoint: {
             /** @constant */
             object: "webhook_endpoint";
@@ -1619,7 +2020,26 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** webhook_endpoint_with_secret */
+        /**
+         * webhook_endpoint_with_secret
+         * @example {
+         *       "object": "webhook_endpoint",
+         *       "id": "we_01JDQYZ71X5WEVHBQ5NN46R4Y5",
+         *       "url": "https://hooks.acme-bikes.example/support",
+         *       "description": "CRM sync",
+         *       "enabled_events": [
+         *         "customer.created",
+         *         "message.created"
+         *       ],
+         *       "status": "enabled",
+         *       "consecutive_failures": 0,
+         *       "last_error_at": null,
+         *       "disabled_at": null,
+         *       "created_at": "2026-11-02T09:14:27.301Z",
+         *       "updated_at": "2026-11-02T09:14:27.301Z",
+         *       "secret": "whsec_3q9ZkV1d7LwR2bNx8TgYp4Hs6JcMf0Ae"
+         *     }
+         */
         WebhookEndpointWithSecret: {
             /** @constant */
             object: "webhook_endpoint";
@@ -1642,14 +2062,29 @@ export interface components {
             /** @description Signing secret, shown only here */
             secret: string;
         };
-        /** webhook_ping */
+        /**
+         * webhook_ping
+         * @example {
+         *       "object": "webhook_endpoint",
+         *       "id": "we_01JDQYZ71X5WEVHBQ5NN46R4Y5",
+         *       "url": "https://hooks.acme-bikes.example/support"
+         *     }
+         */
         WebhookPing: {
             /** @constant */
             object: "webhook_endpoint";
             id: string;
             url: string;
         };
-        /** workspace */
+        /**
+         * workspace
+         * @example {
+         *       "object": "workspace",
+         *       "id": "ws_01JDQ738RQ6GWFQEQZ5HH397XC",
+         *       "name": "Acme Bikes",
+         *       "slug": "acme-bikes"
+         *     }
+         */
         Workspace: {
             /** @constant */
             object: "workspace";
@@ -1657,7 +2092,25 @@ export interface components {
             name: string;
             slug: string;
         };
-        /** workspace_context */
+        /**
+         * workspace_context
+         * @example {
+         *       "object": "workspace_context",
+         *       "workspace": {
+         *         "object": "workspace",
+         *         "id": "ws_01JDQ738RQ6GWFQEQZ5HH397XC",
+         *         "name": "Acme Bikes",
+         *         "slug": "acme-bikes"
+         *       },
+         *       "environment": "live",
+         *       "scopes": [
+         *         "customers:read",
+         *         "customers:write",
+         *         "conversations:read",
+         *         "conversations:write"
+         *       ]
+         *     }
+         */
         WorkspaceContext: {
             /** @constant */
             object: "workspace_context";
@@ -1679,6 +2132,25 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Invalid body: nam is not a known field",
+                 *         "statusCode": 400,
+                 *         "details": {
+                 *           "fields": [
+                 *             {
+                 *               "field": "nam",
+                 *               "code": "unknown_field",
+                 *               "message": "is not a known field"
+                 *             }
+                 *           ]
+                 *         },
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.400"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1693,6 +2165,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Invalid API key: unknown, expired or revoked.",
+                 *         "statusCode": 401,
+                 *         "code": "unauthorized",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/GET/customers.responses.401"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1707,6 +2190,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "This workspace has no active plan.",
+                 *         "statusCode": 402,
+                 *         "code": "PLAN_LIMIT_REACHED",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/GET/customers.responses.402"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1721,6 +2215,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "This key lacks the scope customers:write.",
+                 *         "statusCode": 403,
+                 *         "code": "insufficient_scope",
+                 *         "details": {
+                 *           "required": [
+                 *             "customers:write"
+                 *           ]
+                 *         },
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.403"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1735,6 +2245,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "No such customer: 'cus_01JDQ5ASHBTBPZ44902DN3Z5SS'",
+                 *         "statusCode": 404,
+                 *         "code": "not_found",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/GET/customers/%7Bid%7D.responses.404"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1749,6 +2270,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "PUT is not allowed on /v1/customers; allowed: HEAD, GET, POST",
+                 *         "statusCode": 405,
+                 *         "code": "method_not_allowed",
+                 *         "documentation_url": "https://support.example.com/v1/docs#description/errors"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1758,6 +2290,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "The request (headers and body) did not arrive in time",
+                 *         "statusCode": 408,
+                 *         "code": "request_timeout"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1772,6 +2314,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "The AI agent is disabled for this workspace; enable it with PATCH /agent {\"is_enabled\": true}.",
+                 *         "statusCode": 409,
+                 *         "code": "conflict",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/agent/POST/agent/messages.responses.409"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1786,6 +2339,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Request body too large (the limit is 1 MiB)",
+                 *         "statusCode": 413,
+                 *         "code": "payload_too_large",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.413"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1800,6 +2364,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Send the body as application/json",
+                 *         "statusCode": 415,
+                 *         "code": "unsupported_media_type",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.415"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1816,6 +2391,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Rate limit exceeded: retry in 1 second",
+                 *         "statusCode": 429,
+                 *         "code": "rate_limited",
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/GET/customers.responses.429"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1825,6 +2411,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "The request headers are too large",
+                 *         "statusCode": 431,
+                 *         "code": "headers_too_large"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1839,6 +2435,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "Internal server error. Quote the request id when reporting it.",
+                 *         "statusCode": 500,
+                 *         "code": "internal_error",
+                 *         "details": {
+                 *           "request_id": "req_5f0c1d9e2b7a4c3f8e6d1a0b9c8d7e6f"
+                 *         },
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.500"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1855,6 +2465,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "message": "The customer cus_01JDQ5ASHBTBPZ44902DN3Z5SS was saved, but the read models have not caught up yet. Retry with the same Idempotency-Key, or GET it shortly.",
+                 *         "statusCode": 503,
+                 *         "code": "write_committed",
+                 *         "details": {
+                 *           "id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS",
+                 *           "resource": "customer"
+                 *         },
+                 *         "documentation_url": "https://support.example.com/v1/docs#tag/customers/POST/customers.responses.503"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };

@@ -4,8 +4,10 @@ import { ApiError } from './errors';
 import type { Idempotency } from './mount';
 import { str } from './codec/primitives';
 import { struct } from './codec/struct';
+import { EXAMPLE_ID } from './resources/examples';
 
-export const idParams = struct({ id: str({ min: 1, max: 100 }) });
+/** An `{id}` path parameter of a kind of resource (its example is the documents' id of that kind). */
+export const idParams = (kind: keyof typeof EXAMPLE_ID) => struct({ id: str({ min: 1, max: 100, description: 'The id', example: EXAMPLE_ID[kind] }) });
 
 /** Command metadata for a request: who (the key), which request, and its Idempotency-Key (mount.ts). */
 export const commandContext = (principal: Principal, requestId: string, idempotency: Idempotency | null = null): CommandContext & { workspaceId: string } => ({

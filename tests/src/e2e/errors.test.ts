@@ -9,6 +9,7 @@ import { client } from '../support/client';
 import { expectError } from '../support/expect';
 import { apiOf } from '@support/http';
 import { serviceFixture } from '../support/fixture';
+import { conformsTo } from '../support/openapi';
 import { removeDir, tempDir } from '../support/service';
 import { CATALOG } from '@support/catalog';
 
@@ -30,15 +31,19 @@ t.test("each error links to its section of the reference page: the operation's a
   const linkOf = (r: { body: { error: { documentation_url?: string } } }) => r.body.error.documentation_url;
   // Raised before routing (no key) and after (an unknown id), on a path with a parameter.
   t.equal(linkOf(await client(e2e.svc.baseUrl).get('/customers')), `${docs}tag/customers/GET/customers.responses.401`);
-  t.equal(linkOf(await e2e.ws.api.get('/customers/cus_01JDQ7ZK3V8WQ2M4N6P8R0T2V4')), `${docs}tag/customers/GET/customers/{id}.responses.404`);
+  t.equal(linkOf(await e2e.ws.api.get('/customers/cus_01JDQ7ZK3V8WQ2M4N6P8R0T2V4')), `${docs}tag/customers/GET/customers/%7Bid%7D.responses.404`);
   t.equal(
     linkOf(await e2e.ws.api.post('/conversations/conv_01JDQ7ZK3V8WQ2M4N6P8R0T2V4/messages', { content: 'x' })),
-    `${docs}tag/conversations/POST/conversations/{id}/messages.responses.404`,
+    `${docs}tag/conversations/POST/conversations/%7Bid%7D/messages.responses.404`,
   );
   t.equal(linkOf(await e2e.ws.api.post('/customers', { emial: 'x' })), `${docs}tag/customers/POST/customers.responses.400`);
   // A status the operation does not document links to the operation; no operation, to the errors section.
   t.equal(linkOf(await e2e.ws.api.delete('/customers')), `${docs}description/errors`);
   t.equal(linkOf(await e2e.ws.api.get('/nothing-here')), `${docs}description/errors`);
+  // As the document's Error schema says (a URI: the fragment's braces are percent-encoded).
+  const doc = (await e2e.ws.api.get('/openapi.json')).body;
+  const missing = await e2e.ws.api.get('/customers/cus_01JDQ7ZK3V8WQ2M4N6P8R0T2V4');
+  t.strictSame(conformsTo(doc, { $ref: '#/components/schemas/Error' })(missing.body), []);
 });
 
 /** A raw request (fetch refuses methods like TRACE and sets its own encodings). */

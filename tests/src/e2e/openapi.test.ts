@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ROUTES } from '@support/api';
 import { WEBHOOK_EVENT_TYPES } from '@support/webhook-endpoints';
 import { client } from '../support/client';
+import { conformsTo } from '../support/openapi';
 import { serviceFixture } from '../support/fixture';
 import { removeDir, ROOT, tempDir } from '../support/service';
 
@@ -163,6 +164,46 @@ t.test('webhooks: every event type an endpoint can subscribe to, and ping, each 
     t.strictSame([body.required, body.properties.type.const], [['id', 'type', 'created_at', 'data'], type]);
     t.match(body.properties.data.$ref, /^#\/components\/schemas\/(Conversation|Message|Customer|Ticket|TicketSlaSignal|WebhookPing)$/, type);
   }
+});
+
+t.test('realistic examples: every resource, request body, path id, error and webhook has one, and each conforms to its schema', async (t) => {
+  const doc = (await client(e2e.svc.baseUrl).get('/openapi.json')).body;
+  const schemas: Record<string, any> = doc.components.schemas;
+  const target = (schema: any) => (schema.$ref ? schemas[schema.$ref.split('/').pop()] : schema);
+  const checks: [where: string, schema: object, example: unknown][] = [];
+  // Resources: every named object with an `object` field (lists are shown from their items').
+  const resources = Object.entries(schemas).filter(([, s]) => s.properties?.object && s.properties.object.const !== 'list');
+  t.ok(resources.length >= 24, `${resources.length} resources`);
+  for (const [name, s] of resources) {
+    t.ok(Array.isArray(s.examples), `${name} has an example`);
+    for (const e of s.examples ?? []) checks.push([name, { $ref: `#/components/schemas/${name}` }, e]);
+  }
+  for (const [path, ops] of Object.entries<any>(doc.paths))
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const body = op.requestBody?.content['application/json'].schema;
+      if (body && !path.startsWith('/mcp')) {
+        const examples = target(body).examples ?? target(body).anyOf?.[0]?.examples;
+        t.ok(Array.isArray(examples), `${method.toUpperCase()} ${path}: its body has an example`);
+        for (const e of examples ?? []) checks.push([`${method} ${path} body`, body, e]);
+      }
+      for (const p of (op.parameters ?? []).filter((p: any) => p.in === 'path')) {
+        t.ok(Array.isArray(p.schema.examples), `${method.toUpperCase()} ${path}: {${p.name}} has an example`);
+        for (const e of p.schema.examples ?? []) checks.push([`${method} ${path} {${p.name}}`, p.schema, e]);
+      }
+    }
+  for (const [name, r] of Object.entries<any>(doc.components.responses)) {
+    const { schema, example } = r.content['application/json'];
+    t.ok(example, `${name} has an example`);
+    checks.push([name, schema, example]);
+    t.equal(example.error.statusCode, Number(name.replace('Error', '')), `${name}: its example is of its status`);
+  }
+  for (const [type, { post }] of Object.entries<any>(doc.webhooks)) {
+    const { schema } = post.requestBody.content['application/json'];
+    t.ok(Array.isArray(schema.examples), `webhook ${type} has an example`);
+    for (const e of schema.examples ?? []) checks.push([`webhook ${type}`, schema, e]);
+  }
+  for (const [where, schema, example] of checks) t.strictSame(conformsTo(doc, schema)(example), [], `${where}: its example conforms`);
+  t.notMatch(JSON.stringify(checks.map(([, , e]) => e)), /"string"/, 'no placeholder values');
 });
 
 t.test('Redocly lint with its recommended rules: no error, no warning', async (t) => {

@@ -68,6 +68,9 @@ t.test(
     await shown('Create a customer, or return the existing one with the same email, phone or external_id');
     await shown('--request POST');
     await shown(/"object": "customer"/);
+    // The document's examples, not placeholders: the customer's id and the request's email.
+    await shown(/"id": "cus_01JDQ5ASHBTBPZ44902DN3Z5SS"/);
+    await shown(/ada\.moreau@example\.com/);
     await shown('Invalid body or parameters');
     t.pass('POST /customers is shown with a request example, a response example and its 400');
     // The link's section is the one scrolled to (Scalar's element ids carry the document's slug).

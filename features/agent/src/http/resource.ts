@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { CHANNELS, ESCALATION_REASONS } from '@support/domain';
-import { arrayOf, bool, int, literal, NOT_BLANK_SCHEMA, nullable, oneOf, str, struct, withSchema } from '@support/http';
+import { arrayOf, bool, EXAMPLE_ID, int, literal, NOT_BLANK_SCHEMA, nullable, oneOf, str, struct, withSchema } from '@support/http';
 import { AgentSettings, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '../config/events';
 
 /** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
@@ -10,7 +10,11 @@ const channelFlags = <Req extends boolean>(required: Req) => {
     DEPLOYABLE.map((c) => [c, bool(c === 'mcp' ? 'The MCP server (POST /mcp); turning it on also turns on api' : `Deployed on ${c}`)]),
   ) as Record<(typeof DEPLOYABLE)[number], ReturnType<typeof bool>>;
   return required
-    ? struct(flags, {}, { title: 'deployed_channels' })
+    ? struct(
+        flags,
+        {},
+        { title: 'deployed_channels', example: { api: true, widget: true, whatsapp: false, facebook: false, instagram: false, telegram: false, mcp: true } },
+      )
     : struct({}, flags, { title: 'deployed_channels_patch', description: 'Merged key by key into the stored map' });
 };
 
@@ -31,11 +35,25 @@ export const AgentResource = struct(
     response_length: oneOf(RESPONSE_LENGTHS),
     custom_instructions: nullable(str()),
     model_tier: oneOf(MODEL_TIERS),
-    escalation: struct(escalationFields, {}, { title: 'escalation' }),
+    escalation: struct(escalationFields, {}, { title: 'escalation', example: { enabled: true, keywords: ['refund', 'lawyer'], after_replies: 5 } }),
     deployed_channels: channelFlags(true),
   },
   {},
-  { title: 'agent' },
+  {
+    title: 'agent',
+    example: {
+      object: 'agent',
+      name: 'Bea',
+      avatar_url: null,
+      is_enabled: true,
+      tone: 'friendly',
+      response_length: 'balanced',
+      custom_instructions: 'Sign off with the store name, Acme Bikes.',
+      model_tier: 'pro',
+      escalation: { enabled: true, keywords: ['refund', 'lawyer'], after_replies: 5 },
+      deployed_channels: { api: true, widget: true, whatsapp: false, facebook: false, instagram: false, telegram: false, mcp: true },
+    },
+  },
 );
 export type AgentResource = t.TypeOf<typeof AgentResource>;
 
@@ -52,7 +70,7 @@ export const AgentPatchBody = struct(
     escalation: struct({}, escalationFields, { title: 'escalation_patch' }),
     deployed_channels: channelFlags(false),
   },
-  { title: 'agent_patch' },
+  { title: 'agent_patch', example: { is_enabled: true, tone: 'professional', escalation: { keywords: ['refund'] }, deployed_channels: { mcp: true } } },
 );
 
 export const toAgent = (s: AgentSettings): AgentResource => ({
@@ -89,7 +107,22 @@ export const AgentResponseResource = struct(
     model_tier: oneOf(MODEL_TIERS),
   },
   {},
-  { title: 'agent_response' },
+  {
+    title: 'agent_response',
+    example: {
+      object: 'agent_response',
+      conversation_id: EXAMPLE_ID.conversation,
+      messages: ['Refunds go back to the card you paid with.', 'Once issued, they take 3 to 5 business days to appear on your statement.'],
+      quick_replies: ['Tell me about "Changing your plan"'],
+      buttons: [],
+      images: [],
+      sources: ['How refunds work'],
+      escalated: false,
+      escalation_reason: null,
+      credits_used: 4,
+      model_tier: 'pro',
+    },
+  },
 );
 export type AgentResponseResource = t.TypeOf<typeof AgentResponseResource>;
 
@@ -104,5 +137,15 @@ export const KnowledgeResultResource = struct(
     is_public: bool("Whether the article is public (a public_article marked is_public): only these reach a customer's answer"),
   },
   {},
-  { title: 'knowledge_result' },
+  {
+    title: 'knowledge_result',
+    example: {
+      object: 'knowledge_result',
+      knowledge_base_id: EXAMPLE_ID.article,
+      filename: 'How refunds work',
+      text: 'Once issued, refunds take 3 to 5 business days to appear on your statement.',
+      type: 'public_article',
+      is_public: true,
+    },
+  },
 );

@@ -33,13 +33,16 @@ export const turnBody = struct(
     customer: customerInput,
     attachments: arrayOf(freeItem('Shape not specified; kept as given (any JSON value but an array)'), { max: 20 }),
   },
-  { title: 'agent_message' },
+  {
+    title: 'agent_message',
+    example: { message: 'How long does a refund take to reach my card?', customer: { email: 'ada.moreau@example.com', name: 'Ada Moreau' } },
+  },
 );
 /** Spec 4.3: POST /agent/search; also the MCP `search_knowledge` tool's arguments. */
 export const searchBody = struct(
   { query: str({ min: 1, max: 1000 }) },
   { top_k: int({ min: 1, max: 20, description: `Default ${TOP_K_DEFAULT}` }) },
-  { title: 'agent_search' },
+  { title: 'agent_search', example: { query: 'refund timing', top_k: 3 } },
 );
 
 /** One turn, settled (read-your-writes), as the agent_response resource. */

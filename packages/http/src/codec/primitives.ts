@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem, normalText, unfitText } from '@support/domain';
+import { EXAMPLE_ID } from '../resources/examples';
 import { Described, JsonSchema } from './schema';
 
 /** A codec with its own failure message and schema. */
@@ -26,13 +27,16 @@ export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
 const id = <A>(a: A) => a;
 
 /** `patternMessage`: the failure when `pattern` does not match (default: "must match <pattern>"). */
-export const str = (opts: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; description?: string; format?: string } = {}) => {
+export const str = (
+  opts: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; description?: string; format?: string; example?: string } = {},
+) => {
   const schema: JsonSchema = { type: 'string' };
   if (opts.min !== undefined) schema.minLength = opts.min;
   if (opts.max !== undefined) schema.maxLength = opts.max;
   if (opts.pattern) schema.pattern = opts.pattern.source;
   if (opts.format) schema.format = opts.format;
   if (opts.description) schema.description = opts.description;
+  if (opts.example !== undefined) schema.examples = [opts.example];
   const check = (u: unknown): string | { value: string } => {
     if (typeof u !== 'string') return 'must be a string';
     const unfit = unfitText(u);
@@ -84,7 +88,11 @@ export const oneOf = <V extends string>(values: readonly V[], description?: stri
 
 export const nullable = <C extends t.Mixed & Described>(codec: C) => {
   const inner = codec.jsonSchema;
-  const schema: JsonSchema = typeof inner.type === 'string' ? { ...inner, type: [inner.type, 'null'] } : { anyOf: [inner, { type: 'null' }] };
+  // An enum admits null only when it lists it: `type` alone would still refuse it.
+  const schema: JsonSchema =
+    typeof inner.type === 'string'
+      ? { ...inner, type: [inner.type, 'null'], ...(Array.isArray(inner.enum) ? { enum: [...(inner.enum as unknown[]), null] } : {}) }
+      : { anyOf: [inner, { type: 'null' }] };
   return new NullableType<C>(codec, schema);
 };
 
@@ -260,12 +268,16 @@ export const queryInt = (opts: { min: number; max: number }) => {
 
 const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}';
 
+/** The documents' example id of a kind (resources/examples.ts), or one of its form. */
+const exampleIdOf = (prefix: string): string =>
+  Object.values(EXAMPLE_ID).find((id) => id.startsWith(prefix) && /^[0-9A-Z]{26}$/.test(id.slice(prefix.length))) ?? `${prefix}01JDQ5ASHBTBPZ44902DN3Z5SS`;
+
 /** A resource id in a path: a malformed one is a 400 naming the expected form, not a 404. */
 export const resourceId = (prefix: string, what: string) => {
   const pattern = new RegExp(`^${prefix}${ULID_TEXT}$`);
   return new Rule<string>(
     'string',
-    { type: 'string', pattern: pattern.source, description: `${what} id` },
+    { type: 'string', pattern: pattern.source, description: `${what} id`, examples: [exampleIdOf(prefix)] },
     (u): u is string => typeof u === 'string' && pattern.test(u),
     (u) => (typeof u === 'string' && pattern.test(u) ? { value: u } : `must be a ${what} id (${prefix}…)`),
     id,

@@ -16,7 +16,7 @@ export class Struct<R extends Props, O extends Props> extends t.Type<Out<R, O>, 
   constructor(
     readonly required: R,
     readonly optional: O,
-    opts: { title?: string; description?: string } = {},
+    opts: StructOptions<R, O> = {},
   ) {
     const rules = input.closed(opts.title ?? 'object', required, optional);
     super(
@@ -33,9 +33,20 @@ export class Struct<R extends Props, O extends Props> extends t.Type<Out<R, O>, 
       additionalProperties: false,
       ...(opts.title ? { title: opts.title } : {}),
       ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.example ? { examples: [opts.example] } : {}),
     };
+    // An example the codec refuses would teach clients a wrong shape: refused when the module loads.
+    if (opts.example !== undefined && this.decode(opts.example)._tag === 'Left')
+      throw new Error(`the example of ${opts.title ?? 'an object'} does not decode with its codec`);
   }
 }
 
-export const struct = <R extends Props, O extends Props = Record<never, never>>(required: R, optional?: O, opts?: { title?: string; description?: string }) =>
+export interface StructOptions<R extends Props, O extends Props> {
+  title?: string;
+  description?: string;
+  /** A realistic value (`cus_01…`, not `"string"`), shown by the reference page and generated clients. */
+  example?: Out<R, O>;
+}
+
+export const struct = <R extends Props, O extends Props = Record<never, never>>(required: R, optional?: O, opts?: StructOptions<R, O>) =>
   new Struct<R, O>(required, (optional ?? {}) as O, opts);

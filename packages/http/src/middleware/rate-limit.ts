@@ -19,9 +19,15 @@ export const rateLimit = (limiter: RateLimiter): Middleware => {
     ctx.set('RateLimit-Remaining', String(decision.remaining));
     ctx.set('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
-      throw new ApiError(429, `Rate limit exceeded: retry in ${decision.resetSeconds} seconds`, 'rate_limited', undefined, {
-        'Retry-After': String(decision.resetSeconds),
-      });
+      throw new ApiError(
+        429,
+        `Rate limit exceeded: retry in ${decision.resetSeconds} second${decision.resetSeconds === 1 ? '' : 's'}`,
+        'rate_limited',
+        undefined,
+        {
+          'Retry-After': String(decision.resetSeconds),
+        },
+      );
     }
     return next();
   };

@@ -21,7 +21,8 @@ export const docAnchors = (routes: readonly RouteDef[], prefix = '/v1'): DocAnch
   const table = routes.map((r) => ({
     method: r.method.toUpperCase(),
     test: pattern(prefix, r.path),
-    section: `tag/${r.tag}/${r.method.toUpperCase()}${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`,
+    // `{id}` percent-encoded, as a URL's fragment must be (the page decodes it).
+    section: `tag/${r.tag}/${r.method.toUpperCase()}${r.path.replace(/:([A-Za-z_]+)/g, '%7B$1%7D')}`,
     statuses: new Set(errorsOf(r)),
   }));
   return (method, path, status) => {

@@ -47,6 +47,47 @@ const DESCRIPTION = [
   }).map(([status, code]) => `| ${status} | ${code} | ${ERRORS[status].replace(/\|/g, '\\|')} |`),
 ].join('\n');
 
+const DOCS = 'https://support.example.com/v1/docs#';
+const failure = (statusCode: number, message: string, code: string | null, section: string | null, details?: object) => ({
+  success: false,
+  error: { message, statusCode, ...(code ? { code } : {}), ...(details ? { details } : {}), ...(section ? { documentation_url: `${DOCS}${section}` } : {}) },
+});
+/** One real answer per error status, as the service words it (shown by the reference page and generated clients). */
+const ERROR_EXAMPLES: Record<string, object> = {
+  '400': failure(400, 'Invalid body: nam is not a known field', null, 'tag/customers/POST/customers.responses.400', {
+    fields: [{ field: 'nam', code: 'unknown_field', message: 'is not a known field' }],
+  }),
+  '401': failure(401, 'Invalid API key: unknown, expired or revoked.', 'unauthorized', 'tag/customers/GET/customers.responses.401'),
+  '402': failure(402, 'This workspace has no active plan.', 'PLAN_LIMIT_REACHED', 'tag/customers/GET/customers.responses.402'),
+  '403': failure(403, 'This key lacks the scope customers:write.', 'insufficient_scope', 'tag/customers/POST/customers.responses.403', {
+    required: ['customers:write'],
+  }),
+  '404': failure(404, "No such customer: 'cus_01JDQ5ASHBTBPZ44902DN3Z5SS'", 'not_found', 'tag/customers/GET/customers/%7Bid%7D.responses.404'),
+  '405': failure(405, 'PUT is not allowed on /v1/customers; allowed: HEAD, GET, POST', 'method_not_allowed', 'description/errors'),
+  // Answered by Node's HTTP server before the API sees the request: no link (server/serve.ts).
+  '408': failure(408, 'The request (headers and body) did not arrive in time', 'request_timeout', null),
+  '409': failure(
+    409,
+    'The AI agent is disabled for this workspace; enable it with PATCH /agent {"is_enabled": true}.',
+    'conflict',
+    'tag/agent/POST/agent/messages.responses.409',
+  ),
+  '413': failure(413, 'Request body too large (the limit is 1 MiB)', 'payload_too_large', 'tag/customers/POST/customers.responses.413'),
+  '415': failure(415, 'Send the body as application/json', 'unsupported_media_type', 'tag/customers/POST/customers.responses.415'),
+  '429': failure(429, 'Rate limit exceeded: retry in 1 second', 'rate_limited', 'tag/customers/GET/customers.responses.429'),
+  '431': failure(431, 'The request headers are too large', 'headers_too_large', null),
+  '500': failure(500, 'Internal server error. Quote the request id when reporting it.', 'internal_error', 'tag/customers/POST/customers.responses.500', {
+    request_id: 'req_5f0c1d9e2b7a4c3f8e6d1a0b9c8d7e6f',
+  }),
+  '503': failure(
+    503,
+    'The customer cus_01JDQ5ASHBTBPZ44902DN3Z5SS was saved, but the read models have not caught up yet. Retry with the same Idempotency-Key, or GET it shortly.',
+    'write_committed',
+    'tag/customers/POST/customers.responses.503',
+    { id: 'cus_01JDQ5ASHBTBPZ44902DN3Z5SS', resource: 'customer' },
+  ),
+};
+
 /** Every answer carries them (spec 4.1), and the request's id (also in a 500's body). */
 export const RATE_LIMIT_HEADERS = {
   ...Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { schema: { type: 'integer' } }])),
@@ -191,16 +232,18 @@ const conjunction = (a: JsonSchema, b: JsonSchema): JsonSchema => {
  * not compile.
  */
 const narrowingVariants = (schema: JsonSchema): JsonSchema => {
-  const { anyOf, title, description, ...base } = schema;
+  const { anyOf, title, description, examples, ...base } = schema;
   const narrowing =
     Array.isArray(anyOf) &&
     anyOf.length > 0 &&
     base.type !== undefined &&
     anyOf.every((a) => typeof a === 'object' && a !== null && !('type' in a) && !('$ref' in a));
   if (!narrowing) return schema;
+  // The examples stay with the whole (each fits one variant, not every one).
   return {
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
+    ...(examples !== undefined ? { examples } : {}),
     anyOf: (anyOf as JsonSchema[]).map((branch) => conjunction(base, branch)),
   };
 };
@@ -214,7 +257,10 @@ const narrowingVariants = (schema: JsonSchema): JsonSchema => {
 const hoistTitled = (value: unknown, schemas: Record<string, JsonSchema>): unknown => {
   if (Array.isArray(value)) return value.map((v) => hoistTitled(v, schemas));
   if (typeof value !== 'object' || value === null) return value;
-  const copy = narrowingVariants(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hoistTitled(v, schemas)])));
+  // Examples are values, not schemas: an article's example has a `title` too.
+  const copy = narrowingVariants(
+    Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'examples' || k === 'example' ? v : hoistTitled(v, schemas)])),
+  );
   const title = (value as JsonSchema).title;
   if (typeof title !== 'string' || !('type' in copy || 'anyOf' in copy || 'allOf' in copy || 'oneOf' in copy)) return copy;
   const name = componentName(title);
@@ -306,7 +352,7 @@ export const openApiDocument = (
           {
             description,
             ...(c === '408' || c === '431' ? {} : { headers: c === '429' || c === '503' ? { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER } : RATE_LIMIT_HEADERS }),
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: ERROR_EXAMPLES[c] } },
           },
         ]),
       ),

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../codec/schema';
+import { EXAMPLE_AT, EXAMPLE_ID } from '../resources/examples';
 
 /** One webhook event type as a receiver gets it: its `type` and the schema of its `data`. */
 export interface WebhookDef {
@@ -48,6 +49,10 @@ export const webhookOperations = (defs: readonly WebhookDef[], tag: string): Rec
                     created_at: { type: 'string', format: 'date-time', description: 'When the event happened' },
                     data: d.data,
                   },
+                  // The data's own example, delivered.
+                  ...(Array.isArray(d.data.examples)
+                    ? { examples: [{ id: EXAMPLE_ID.event, type: d.type, created_at: EXAMPLE_AT.updated, data: d.data.examples[0] as unknown }] }
+                    : {}),
                 },
               },
             },

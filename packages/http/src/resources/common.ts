@@ -37,7 +37,9 @@ export const listText = (items: readonly { id: string; json: string }[], hasMore
     }}`,
   );
 
-export const deletedOf = <O extends string>(object: O) => struct({ object: literal(object), id: str(), deleted: bool() }, {}, { title: `deleted_${object}` });
+/** The answer of a DELETE; `exampleId`: an id of the kind. */
+export const deletedOf = <O extends string>(object: O, exampleId: string) =>
+  struct({ object: literal(object), id: str(), deleted: bool() }, {}, { title: `deleted_${object}`, example: { object, id: exampleId, deleted: true } });
 
 export const envelopeSchema: JsonSchema = struct({
   success: bool(),

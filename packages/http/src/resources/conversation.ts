@@ -4,6 +4,7 @@ import type { ConversationDoc } from '@support/application';
 import { anyJson, arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
+import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
 
 /** Spec 2.2, plus `metadata` (accepted on create, so readable). */
 export const ConversationResource = struct(
@@ -30,7 +31,31 @@ export const ConversationResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'conversation' },
+  {
+    title: 'conversation',
+    example: {
+      object: 'conversation',
+      id: EXAMPLE_ID.conversation,
+      status: 'open',
+      channel: 'api',
+      channel_id: null,
+      customer_id: EXAMPLE_ID.customer,
+      customer_name: 'Ada Moreau',
+      customer_email: 'ada.moreau@example.com',
+      assignee: 'ai',
+      priority: 'normal',
+      tags: ['billing'],
+      external_id: null,
+      is_pinned: false,
+      resolution_type: null,
+      message_count: 3,
+      custom_action_memory: null,
+      metadata: { order_id: 'ORD-20931' },
+      resolved_at: null,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type ConversationResource = t.TypeOf<typeof ConversationResource>;
 

@@ -5,6 +5,7 @@ import { arrayOf, jsonObject, int, literal, nullable, oneOf, str } from '../code
 import { struct } from '../codec/struct';
 import { oneOfRequired, PHONE_SCHEMA, withSchema } from '../codec/schema';
 import { timestamp } from './common';
+import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
 
 /** Spec 2.4, plus `metadata` (accepted on create, so readable) and `updated_at`. */
 export const CustomerResource = struct(
@@ -26,7 +27,26 @@ export const CustomerResource = struct(
     updated_at: timestamp(),
   },
   {},
-  { title: 'customer' },
+  {
+    title: 'customer',
+    example: {
+      object: 'customer',
+      id: EXAMPLE_ID.customer,
+      email: 'ada.moreau@example.com',
+      phone: '+33 6 12 34 56 78',
+      name: 'Ada Moreau',
+      avatar_url: null,
+      status: 'active',
+      tags: ['vip'],
+      external_id: 'crm-48213',
+      metadata: { plan: 'family', signup_source: 'ios' },
+      conversation_count: 2,
+      first_contact_at: EXAMPLE_AT.created,
+      last_contact_at: EXAMPLE_AT.updated,
+      created_at: EXAMPLE_AT.created,
+      updated_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type CustomerResource = t.TypeOf<typeof CustomerResource>;
 
@@ -62,7 +82,10 @@ export const customerInput = withSchema(
       name: str({ max: 255 }),
       external_id: str({ min: 1, max: 255 }),
     },
-    { title: 'customer_input' },
+    {
+      title: 'customer_input',
+      example: { email: 'ada.moreau@example.com', name: 'Ada Moreau', external_id: 'crm-48213' },
+    },
   ),
   oneOfRequired(['email', 'phone', 'external_id']),
 );

@@ -4,6 +4,7 @@ import type { MessageDoc } from '@support/application';
 import { anyJson, arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
 import { struct } from '../codec/struct';
 import { timestamp } from './common';
+import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
 
 /** Spec 2.3, plus the caller's `client_message_id`. Also the `data` of `message.created` events. */
 export const MessageResource = struct(
@@ -24,7 +25,25 @@ export const MessageResource = struct(
     created_at: timestamp(),
   },
   {},
-  { title: 'message' },
+  {
+    title: 'message',
+    example: {
+      object: 'message',
+      id: EXAMPLE_ID.message,
+      conversation_id: EXAMPLE_ID.conversation,
+      ticket_id: null,
+      sender_type: 'customer',
+      sender_id: EXAMPLE_ID.customer,
+      content: 'Hi! I was charged twice for my November invoice.',
+      visibility: 'public',
+      channel: 'api',
+      external_id: null,
+      attachments: [],
+      is_read: false,
+      client_message_id: 'ios-7f3c2a',
+      created_at: EXAMPLE_AT.updated,
+    },
+  },
 );
 export type MessageResource = t.TypeOf<typeof MessageResource>;
 

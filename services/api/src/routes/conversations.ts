@@ -54,7 +54,11 @@ export const conversationRoutes = [
     tag: 'conversations',
     scope: 'conversations:write',
     summary: 'Start a conversation; a customer given is created or matched (cross-channel dedup)',
-    body: struct({}, { channel: oneOf(CHANNELS, 'Default api'), customer: customerInput, metadata: freeObject('Free keys, kept as given') }),
+    body: struct(
+      {},
+      { channel: oneOf(CHANNELS, 'Default api'), customer: customerInput, metadata: freeObject('Free keys, kept as given') },
+      { example: { customer: { email: 'ada.moreau@example.com', name: 'Ada Moreau' }, metadata: { order_id: 'ORD-20931' } } },
+    ),
     bodyOptional: true,
     response: { status: 201, codec: ConversationResource, description: 'The new conversation' },
     links: linksTo(['GET /conversations/:id', 'PATCH /conversations/:id', 'GET /conversations/:id/messages', 'POST /conversations/:id/messages'], {
@@ -94,6 +98,7 @@ export const conversationRoutes = [
         tags: arrayOf(str({ min: 1, max: 100 }), { max: 100 }),
         assignee: nullable(str({ min: 1, max: 100, description: '`ai`, a user id, or null to unassign' })),
       },
+      { example: { status: 'closed', priority: 'high', tags: ['billing'] } },
     ),
     response: { status: 200, codec: ConversationResource, description: 'The updated conversation' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {

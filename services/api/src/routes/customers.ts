@@ -63,7 +63,11 @@ export const customerRoutes = [
     scope: 'customers:write',
     summary: 'Create a customer, or return the existing one with the same email, phone or external_id',
     body: withSchema(
-      struct({}, { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') }),
+      struct(
+        {},
+        { email, phone, name, external_id: str({ min: 1, max: 255 }), metadata: freeObject('Free keys, kept as given') },
+        { example: { email: 'ada.moreau@example.com', name: 'Ada Moreau', external_id: 'crm-48213', metadata: { plan: 'family' } } },
+      ),
       oneOfRequired(['email', 'phone', 'external_id']),
     ),
     response: { status: 201, codec: CustomerResource, description: 'The new customer, or the existing match (same id)' },
@@ -81,7 +85,7 @@ export const customerRoutes = [
     tag: 'customers',
     summary: 'Get a customer',
     scope: 'customers:read',
-    params: idParams,
+    params: idParams('customer'),
     response: { status: 200, codec: CustomerResource, description: 'The customer' },
     handler: async ({ app, principal, params }) => {
       return { body: new JsonText(await app.reads.customers.requireJson(principal.workspaceId, params.id, 'customer', customerJson)) };
@@ -93,8 +97,8 @@ export const customerRoutes = [
     tag: 'customers',
     summary: 'Update a customer',
     scope: 'customers:write',
-    params: idParams,
-    body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }),
+    params: idParams('customer'),
+    body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }, { example: { name: 'Ada Moreau-Lind', tags: ['vip', 'beta'] } }),
     response: { status: 200, codec: CustomerResource, description: 'The updated customer' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
       const { position } = await app.customers.update(commandContext(principal, requestId, idempotency), params.id, body);

@@ -52,6 +52,7 @@ export const messageRoutes = [
         channel_metadata: freeObject('Channel-specific data, stored with the message'),
         client_message_id: str({ min: 1, max: 128, description: "The caller's own id for dedup" }),
       },
+      { example: { content: 'Thanks Ada, the duplicate charge is refunded: expect it within 5 business days.', client_message_id: 'crm-reply-8841' } },
     ),
     response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
     links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),

@@ -1,4 +1,16 @@
-import { ConversationResource, CustomerResource, literal, MessageResource, oneOf, str, struct, timestamp, toSchema, type WebhookDef } from '@support/http';
+import {
+  ConversationResource,
+  CustomerResource,
+  EXAMPLE_ID,
+  literal,
+  MessageResource,
+  oneOf,
+  str,
+  struct,
+  timestamp,
+  toSchema,
+  type WebhookDef,
+} from '@support/http';
 import { SLA_METRICS, TicketResource } from '@support/tickets';
 import type { WebhookEventType } from '@support/webhook-endpoints';
 
@@ -9,9 +21,14 @@ const signal = {
   title: 'ticket_sla_signal',
   properties: { ...(ticket.properties as object), sla_metric: toSchema(oneOf(SLA_METRICS)), sla_due_at: toSchema(timestamp()) },
   required: [...(ticket.required as string[]), 'sla_metric', 'sla_due_at'],
+  examples: [{ ...(ticket.examples as object[])[0], sla_metric: 'first_response', sla_due_at: '2026-11-02T13:14:27.301Z' }],
 };
 /** `ping`, from POST /webhook_endpoints/{id}/test: the endpoint being tested. */
-const WebhookPing = struct({ object: literal('webhook_endpoint'), id: str(), url: str() }, {}, { title: 'webhook_ping' });
+const WebhookPing = struct(
+  { object: literal('webhook_endpoint'), id: str(), url: str() },
+  {},
+  { title: 'webhook_ping', example: { object: 'webhook_endpoint', id: EXAMPLE_ID.webhookEndpoint, url: 'https://hooks.acme-bikes.example/support' } },
+);
 
 const conversation = toSchema(ConversationResource);
 const customer = toSchema(CustomerResource);
