@@ -41,6 +41,8 @@ export class WebhookEndpoints {
     private readonly deps: Deps,
     private readonly guard: GuardOptions,
     private readonly countEndpoints: (workspaceId: string) => Promise<number>,
+    /** Told of each endpoint the attempts disable, and why (`gone`, `consecutive_failures`). */
+    private readonly disabled: (reason: string) => void = () => undefined,
   ) {}
 
   /** The URL guard at registration: HTTPS, and no internal, loopback or metadata address after DNS. */
@@ -100,7 +102,7 @@ export class WebhookEndpoints {
    */
   private readonly attempts = new KeyedBatches<AttemptReport>(async (id, reports) => {
     const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
-    await executeAll(
+    const { events } = await executeAll(
       this.deps,
       ctx,
       endpoint,
@@ -108,6 +110,7 @@ export class WebhookEndpoints {
       reports.map((r) => ({ type: 'record_attempt' as const, ...r })),
       Infinity,
     );
+    for (const e of events) if (e.type === 'webhook_endpoint.disabled') this.disabled(e.data.reason);
   });
 }
 
@@ -118,6 +121,16 @@ export const webhookGuardOf = (app: Application): GuardOptions => ({
 });
 
 /** The application's endpoint commands: a workspace's endpoints are counted in its read model. */
-export const webhookEndpointsOf = perApplication(
-  (app: Application) => new WebhookEndpoints(app.deps, webhookGuardOf(app), async (ws) => (await endpointsOf(app).scoped.find(ws, {})).items.length),
-);
+export const webhookEndpointsOf = perApplication((app: Application) => {
+  const disables = app.metrics.counter(
+    'support_webhook_endpoint_disables_total',
+    'Endpoints disabled by their delivery attempts, by reason (gone: a 410; consecutive_failures: 15 in a row)',
+    ['reason'],
+  );
+  return new WebhookEndpoints(
+    app.deps,
+    webhookGuardOf(app),
+    async (ws) => (await endpointsOf(app).scoped.find(ws, {})).items.length,
+    (reason) => disables.inc({ reason }),
+  );
+});

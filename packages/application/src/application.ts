@@ -13,7 +13,8 @@ import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
 import type { Catalog } from './feature';
-import type { Logger } from '@support/kernel';
+import { type Logger, Metrics } from '@support/kernel';
+import { meteredEvents } from './metered-events';
 import { ReadModels } from './queries/read-models';
 import { Leases } from './workers/leases';
 
@@ -27,6 +28,8 @@ export interface ApplicationOptions {
   clock?: Clock;
   ids?: IdSource;
   engines?: Engines;
+  /** Where this process's metrics are registered (GET /metrics); default: a registry of its own. */
+  metrics?: Metrics;
   /** Run the projector in this process (standalone); otherwise learn the projectors' checkpoints from their signals. */
   projector: boolean;
 }
@@ -42,6 +45,8 @@ export class Application {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly engines: Engines;
+  /** This process's Prometheus metrics: each part registers its series (GET /metrics). */
+  readonly metrics: Metrics;
   /** What commands run on: the event store, the clock and the id source. */
   readonly deps: Deps;
   readonly reads: ReadModels;
@@ -64,7 +69,10 @@ export class Application {
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? ulidIds(this.clock);
-    this.engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
+    this.metrics = options.metrics ?? new Metrics();
+    const engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
+    // The same engines, with the event store's appends measured (its close still closes it).
+    this.engines = { ...engines, events: meteredEvents(engines.events, this.metrics), close: () => engines.close() };
     const deps: Deps = { events: this.engines.events, clock: this.clock, ids: this.ids };
     this.deps = deps;
     const reservations = new Reservations(deps);

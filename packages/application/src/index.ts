@@ -4,7 +4,7 @@ export * from './clock';
 export * from './config';
 export * from './engines';
 export * from './errors';
-export { jsonLogger, Logger, LogLevel, silentLogger } from '@support/kernel';
+export { jsonLogger, Logger, LogLevel, Metrics, silentLogger } from '@support/kernel';
 export * from './now-or-later';
 export * from './per-application';
 export * from './auth/authenticate';

@@ -8,6 +8,9 @@ export interface ConsumerHealth {
   status: 'running' | 'retrying' | 'stopped';
   /** Errors in a row (0 once a batch succeeds). */
   failures: number;
+  /** Errors, and events handled, since the process started (GET /metrics). */
+  failures_total: number;
+  handled_total: number;
   last_error: string | null;
   /** The position after the last event handled. */
   position: string;
@@ -40,7 +43,7 @@ export class RetryingSubscription {
     private readonly backoff = { baseMs: 100, maxMs: 30_000 },
     private readonly now: () => number = Date.now,
   ) {
-    this.state = { name, status: 'stopped', failures: 0, last_error: null, position: formatPosition(position) };
+    this.state = { name, status: 'stopped', failures: 0, failures_total: 0, handled_total: 0, last_error: null, position: formatPosition(position) };
   }
 
   start(): void {
@@ -54,6 +57,7 @@ export class RetryingSubscription {
         this.pendingSince = null;
         this.position = batch[batch.length - 1].position;
         this.state.position = formatPosition(this.position);
+        this.state.handled_total += batch.length;
         if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
         this.state.failures = 0;
         this.state.status = 'running';
@@ -78,6 +82,7 @@ export class RetryingSubscription {
   private failed(err: unknown): void {
     this.subscription = null;
     this.state.failures += 1;
+    this.state.failures_total += 1;
     this.state.last_error = err instanceof Error ? err.message : String(err);
     this.state.status = 'retrying';
     if (this.stopped) return;

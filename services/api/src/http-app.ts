@@ -30,7 +30,7 @@ const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
  * uses them all, `npm run bench:layers` measures what each adds.
  */
 export const apiLayers = ({ app, limiter }: Api, probes: Probes = NO_PROBES, role = 'api'): { name: string; middleware: Middleware[] }[] => [
-  { name: 'request context', middleware: [requestContext(app.log, docAnchors(ROUTES))] },
+  { name: 'request context', middleware: [requestContext(app.log, { docs: docAnchors(ROUTES), metrics: app.metrics })] },
   { name: 'health', middleware: [healthEndpoints(app, probes, role)] },
   { name: 'identify', middleware: [identify(app)] },
   { name: 'rate limit', middleware: [rateLimit(limiter)] },

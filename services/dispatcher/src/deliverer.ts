@@ -11,6 +11,7 @@ import {
   webhookRecordsOf,
 } from '@support/webhook-endpoints';
 import { backoffMs } from '@support/kernel';
+import { attemptOutcome, dispatcherMetrics, PENDING_CAP } from './metrics';
 import { GuardOptions, MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
 
 export interface DelivererOptions {
@@ -72,7 +73,14 @@ export class Deliverer {
   ) {
     this.records = webhookRecordsOf(app);
     this.endpoints = { all: endpointsOf(app).all, commands: webhookEndpointsOf(app), guard: webhookGuardOf(app) };
+    this.metrics = dispatcherMetrics(app, {
+      inFlight: () => this.active.size,
+      due: () => this.stats.due,
+      pending: async () => (await this.records.deliveryDocs.find({ where: { status: 'pending' }, limit: PENDING_CAP })).items.length,
+    });
   }
+
+  private readonly metrics: ReturnType<typeof dispatcherMetrics>;
 
   start(): void {
     this.running = true;
@@ -203,20 +211,26 @@ export class Deliverer {
     if (lease === 'held') return 'held';
     if (lease === 'expired') {
       // Its holder died mid-attempt: book the attempt as failed rather than send it again.
-      await this.book(doc, attempt, {
-        ok: false,
-        status: null,
-        responseBody: null,
-        error: 'attempt interrupted by a dispatcher restart; outcome unknown',
-        retryAfterMs: null,
-        durationMs: 0,
-      });
+      await this.book(
+        doc,
+        attempt,
+        {
+          ok: false,
+          status: null,
+          responseBody: null,
+          error: 'attempt interrupted by a dispatcher restart; outcome unknown',
+          retryAfterMs: null,
+          durationMs: 0,
+        },
+        true,
+      );
       return 'done';
     }
     const endpoint = await this.endpoints.all.get(doc.endpoint_id);
     // A ping is sent even to a disabled endpoint: that is how one checks it works again.
     if (!endpoint || (endpoint.status !== 'enabled' && doc.event_type !== 'ping')) {
       await this.records.cancel(doc, endpoint ? 'endpoint disabled' : 'endpoint deleted');
+      this.metrics.canceled.inc();
       return 'done';
     }
     const event = await this.records.eventDocs.get(doc.event_id);
@@ -249,7 +263,7 @@ export class Deliverer {
   }
 
   /** Books an attempt's outcome on the delivery and schedules what comes next. */
-  private async book(doc: DeliveryDoc, attempt: number, result: SendResult): Promise<void> {
+  private async book(doc: DeliveryDoc, attempt: number, result: SendResult, interrupted = false): Promise<void> {
     const final = result.ok || result.status === 410 || attempt >= MAX_ATTEMPTS;
     // One clock reading for both: the next attempt is exactly its delay after this one.
     const at = this.app.clock.now().getTime();
@@ -263,6 +277,9 @@ export class Deliverer {
     }
     this.stats.attempts += 1;
     if (!result.ok) this.stats.failed += 1;
+    const kind = interrupted ? 'interrupted' : attemptOutcome(result);
+    this.metrics.attempts.inc({ outcome: kind });
+    if (!interrupted) this.metrics.attemptSeconds.observe({ outcome: kind }, result.durationMs / 1000);
     if (!result.ok)
       this.log.info('delivery attempt failed', {
         delivery_id: doc.id,

@@ -6,6 +6,7 @@ import { LlmResponder } from '../responders/llm';
 import type { Responder } from '../responders/types';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
+import { agentMetrics } from './metrics';
 import { AgentTurns } from './turns';
 
 /**
@@ -45,6 +46,7 @@ export class Agent implements Worker {
       responder,
       clock: app.clock,
       log: log.child({ component: 'agent' }),
+      metrics: agentMetrics(app.metrics),
     });
   }
 

@@ -34,6 +34,7 @@ import {
 } from '@support/application';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
+import type { AgentMetrics } from './metrics';
 import { recordedTurn } from './turn-replay';
 
 export interface TurnInput {
@@ -86,10 +87,24 @@ export class AgentTurns {
       responder: Responder;
       clock: Clock;
       log: Logger;
+      metrics: AgentMetrics;
     },
   ) {}
 
   async turn(ctx: CommandContext & { workspaceId: string }, input: TurnInput): Promise<TurnResult> {
+    const end = this.parts.metrics.seconds.startTimer();
+    const { replayed, ...result } = await this.decideAndRecord(ctx, input);
+    end();
+    // A retry answered from the log was counted when it first ran.
+    if (!replayed) {
+      const { metrics } = this.parts;
+      metrics.turns.inc({ result: result.escalated ? 'escalated' : result.messages.length ? 'replied' : 'no_reply' });
+      if (result.escalation_reason) metrics.escalations.inc({ reason: result.escalation_reason });
+    }
+    return result;
+  }
+
+  private async decideAndRecord(ctx: CommandContext & { workspaceId: string }, input: TurnInput): Promise<TurnResult & { replayed?: boolean }> {
     const { workspaces, configs, log } = this.parts;
     const workspace = await workspaces.get(ctx.workspaceId);
     if (!workspace) throw failure('not_found', 'workspace not found');
@@ -107,7 +122,7 @@ export class AgentTurns {
     const conversationId = existing?.state.id ?? ids.next(ID_PREFIX.conversation);
     // A retry of a turn that was recorded: nothing is charged or decided again.
     const prior = await priorWrite(this.deps, conversationAggregate, conversationStream(conversationId), ctx);
-    if (prior) return recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, prior);
+    if (prior) return { ...(await recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, prior)), replayed: true };
     const history = existing?.history ?? [];
     // Ids sort by time: the customer's message takes its id before the reply bubbles take theirs.
     const customerMessageId = ids.next(ID_PREFIX.message);
@@ -117,7 +132,10 @@ export class AgentTurns {
     // The tier that answered: the configured one, or `essential` when the offline responder stood in for the model.
     const answeredBy = outcome.kind === 'reply' ? outcome.model_tier : tier;
     const cost = outcome.kind === 'reply' ? outcome.credits_used : 0;
-    if (outcome.kind === 'reply' && cost > 0) await workspaces.charge(ctx, cost, turnId, conversationId);
+    if (outcome.kind === 'reply' && cost > 0) {
+      await workspaces.charge(ctx, cost, turnId, conversationId);
+      this.parts.metrics.charged.inc({ tier: answeredBy }, cost);
+    }
     let replied = false;
     let escalated = false;
     let position: Position | null;
@@ -145,11 +163,12 @@ export class AgentTurns {
     } finally {
       if (outcome.kind === 'reply' && cost > 0 && !replied) {
         await workspaces.refund(ctx, cost, turnId);
+        this.parts.metrics.refunded.inc({ tier: answeredBy }, cost);
         log.info('agent turn recorded no reply; its charge was refunded', { conversation_id: conversationId, turn_id: turnId });
       }
     }
     // The same request raced its own retry, which recorded the turn first: answer that turn.
-    if (replayed && position) return recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, position);
+    if (replayed && position) return { ...(await recordedTurn(this.deps.events, conversationId, ctx.idempotencyKey!, tier, position)), replayed: true };
     const shown = replied && answer ? answer : NO_REPLY;
     const handedOver = escalated && outcome.kind === 'escalate' ? outcome : null;
     return {

@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '@support/application';
+import type { Metrics } from '@support/application';
 import { ApiError, envelope, toApiError } from '../errors';
 import type { DocAnchor } from '../openapi/doc-links';
 
@@ -22,9 +23,14 @@ export const newRequestId = (): string => {
  * into the spec's envelope, and keeps stacks in the log, never in the response. With
  * `docs`, each error names its section of the reference page at `<origin>/v1/docs`.
  */
-export const requestContext =
-  (log: Logger, docs?: DocAnchor): Middleware =>
-  async (ctx, next) => {
+export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics?: Metrics } = {}): Middleware => {
+  const { docs, metrics } = options;
+  const durations = metrics?.histogram('http_server_request_duration_seconds', 'HTTP requests answered, by method, route and status', [
+    'method',
+    'route',
+    'status',
+  ]);
+  return async (ctx, next) => {
     const docsUrl = (status: number) => (docs ? `${ctx.origin}/v1/docs#${docs(ctx.method, ctx.path, status)}` : undefined);
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
@@ -55,5 +61,12 @@ export const requestContext =
       const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 };
       if (ctx.status >= 500) log.warn('request failed', fields);
       else log.debug('request', fields);
+      // The route's pattern, never the raw path: one series per operation, whatever the ids.
+      const route = (ctx._matchedRoute as string | undefined) ?? (PROBES.has(ctx.path) ? ctx.path : 'unmatched');
+      durations?.observe({ method: ctx.method, route, status: String(ctx.status) }, (performance.now() - started) / 1000);
     }
   };
+};
+
+/** The probe endpoints, measured under their own path. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Application, LeaseHealth, Worker } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
+import { registerProbeMetrics } from './metrics';
 
 /** What GET /healthz and GET /readyz report about the process. */
 export interface Probes {
@@ -15,6 +16,7 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
 
 /**
  * Outside /v1, no key, no rate limit.
+ * - `GET /metrics`: the process's Prometheus metrics (docs/operating/observability.md).
  * - `GET /healthz` (alive): 200 while the process serves; `degraded` while a consumer retries
  *   after errors, naming it and the error, or while a projector has events set aside that no
  *   operator has skipped yet (`set_aside`); which leases this instance holds.
@@ -22,7 +24,15 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
  *   process is further behind the log than READY_MAX_LAG_MS, else 503 saying which.
  */
 export const healthEndpoints = (app: Application, probes: Probes, role: string): Middleware => {
+  registerProbeMetrics(app, probes);
   const answer = async (ctx: Context) => {
+    if (ctx.path === '/metrics') {
+      const { contentType, text } = await app.metrics.scrape();
+      ctx.type = contentType;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = text;
+      return;
+    }
     const consumers = probes.consumers();
     const identity = { role, instance: app.config.instanceId };
     if (ctx.path === '/healthz') {
@@ -37,5 +47,5 @@ export const healthEndpoints = (app: Application, probes: Probes, role: string):
     ctx.body = { status: ready ? 'ready' : 'not_ready', ...identity, engines, lagging };
   };
   // Every other request goes straight on, without an async frame of its own.
-  return (ctx, next) => (ctx.method === 'GET' && (ctx.path === '/healthz' || ctx.path === '/readyz') ? answer(ctx) : next());
+  return (ctx, next) => (ctx.method === 'GET' && (ctx.path === '/healthz' || ctx.path === '/readyz' || ctx.path === '/metrics') ? answer(ctx) : next());
 };

@@ -28,7 +28,7 @@ const DRAIN_MS = 10_000;
 /** A process without the API still answers its health probes, and the error envelope elsewhere. */
 const healthOnlyApp = (app: Application, probes: Probes, role: string): Koa => {
   const koa = new Koa();
-  koa.use(requestContext(app.log));
+  koa.use(requestContext(app.log, { metrics: app.metrics }));
   koa.use(healthEndpoints(app, probes, role));
   return koa;
 };

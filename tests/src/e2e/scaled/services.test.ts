@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { SqliteReadStore } from '@support/readstore/sqlite';
 import { client } from '../../support/client';
+import { scrape } from '../../support/prometheus';
 import { LocalNatsServer, natsServerInstalled } from '../../support/nats';
 import { removeDir, tempDir } from '../../support/service';
 import { until } from '../../support/wait';
@@ -57,6 +58,7 @@ t.test('each service runs alone: health, readiness, leases, read-your-writes acr
 
   // One relay and one SLA monitor active; the read models split between the two projectors.
   await until(async () => (await activeHolders(relays, 'relay')).length === 1, 10_000, 100, 'one active relay');
+  const [active0] = await activeHolders(relays, 'relay');
   t.strictSame((await health(monitor)).leases, [{ name: 'sla-monitor', role: 'active' }]);
   await until(
     async () => {
@@ -78,6 +80,24 @@ t.test('each service runs alone: health, readiness, leases, read-your-writes acr
     const seen = await other.get(`/customers/${created.body.id}`);
     t.equal(seen.status, 200, `customer ${i} readable through the other API`);
   }
+
+  // GET /metrics on every service: each shows what it runs.
+  const metricsOf = async (i: Instance) => scrape(i.origin);
+  const [projectorMetrics, relayMetrics, dispatcherMetrics, monitorMetrics, apiMetrics] = await Promise.all(
+    [projectors[0], ...relays.filter((r) => r.name === (active0 ?? '')), dispatcher, monitor, apis[0]].map(metricsOf),
+  );
+  t.equal(projectorMetrics.series('support_lease_active').length, 12, 'a projector: a lease per read model');
+  t.ok(projectorMetrics.series('support_consumer_position').length >= 6, "and its read models' positions");
+  t.ok(
+    projectorMetrics.series('support_consumer_events_total').some((s) => s.value > 0),
+    'which handled the writes',
+  );
+  t.equal(relayMetrics.value('support_lease_active', { lease: 'relay' }), 1, 'the active relay');
+  t.ok(relayMetrics.has('support_consumer_lag_seconds', { consumer: 'relay' }));
+  t.ok(dispatcherMetrics.has('support_webhook_deliveries_pending'), 'the dispatcher: deliveries waiting');
+  t.equal(monitorMetrics.value('support_lease_active', { lease: 'sla-monitor' }), 1, 'the SLA monitor');
+  t.ok(apiMetrics.value('http_server_request_duration_seconds_count', { method: 'POST', route: '/v1/customers', status: '201' }) >= 5, 'an API: its requests');
+  t.ok(apiMetrics.value('support_eventstore_append_duration_seconds_count', { operation: 'append_many', outcome: 'ok' }) >= 5, 'and its appends');
 
   // The active relay is SIGKILLed: the standby takes over before the dead one's lease expires
   // (it missed a renewal and NATS has nobody answering for it), not a TTL later.

@@ -1,0 +1,73 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Latency buckets in seconds, from a cached read (sub-millisecond) to a slow write. */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * One process's Prometheus metrics, served at GET /metrics (prom-client). Each part registers its
+ * own series here by name, once: asking again for a name gives the series already registered,
+ * so two parts that count the same thing share it. Names follow Prometheus' conventions: base
+ * units (`_seconds`), `_total` on counters, and `support_` before what is this platform's own.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** `processMetrics`: Node's own (CPU, memory, event-loop lag, GC), as every Node service exports them. */
+  constructor(processMetrics = true) {
+    if (processMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A counter; with `collect`, one kept elsewhere and read at each scrape (reset, then increased to it). */
+  counter<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    collect?: (counter: Counter<L>) => void | Promise<void>,
+  ): Counter<L> {
+    const known = this.registry.getSingleMetric(name) as Counter<L> | undefined;
+    if (known) return known;
+    return new Counter<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect
+        ? {
+            async collect(this: Counter<L>) {
+              await collect(this);
+            },
+          }
+        : {}),
+    });
+  }
+
+  histogram<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], buckets = LATENCY_BUCKETS): Histogram<L> {
+    return (
+      (this.registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] })
+    );
+  }
+
+  /** A gauge; with `collect`, its value is taken at each scrape (a queue's length, a consumer's lag). */
+  gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], collect?: (gauge: Gauge<L>) => void | Promise<void>): Gauge<L> {
+    const known = this.registry.getSingleMetric(name) as Gauge<L> | undefined;
+    if (known) return known;
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect
+        ? {
+            async collect(this: Gauge<L>) {
+              await collect(this);
+            },
+          }
+        : {}),
+    });
+  }
+
+  /** The text exposition format, and its content type. */
+  async scrape(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}
