@@ -1,4 +1,4 @@
-import { formatPosition, parsePosition, Position } from '@support/eventstore';
+import { formatPosition, parsePosition, Position, upcastingEvents } from '@support/eventstore';
 import { CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
 import type { BusSubscription } from '@support/bus';
 import { authenticator } from './auth/authenticate';
@@ -72,7 +72,11 @@ export class Application {
     this.metrics = options.metrics ?? new Metrics();
     const engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
     // The same engines, with the event store's appends measured (its close still closes it).
-    this.engines = { ...engines, events: meteredEvents(engines.events, this.metrics), close: () => engines.close() };
+    this.engines = {
+      ...engines,
+      events: upcastingEvents(meteredEvents(engines.events, this.metrics), options.catalog.upcasters ?? []),
+      close: () => engines.close(),
+    };
     const deps: Deps = { events: this.engines.events, clock: this.clock, ids: this.ids };
     this.deps = deps;
     const reservations = new Reservations(deps);

@@ -18,12 +18,21 @@ const adapters = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** The embedded default's files in $DATA_DIR. */
+export const EMBEDDED_FILES = { events: 'events.sqlite', reads: 'readstore.sqlite' } as const;
+
 export interface Engines {
   events: EventStore;
   reads: ReadStore;
   bus: Bus;
   /** Which engine backs each port, for the start-up log. */
   describe: { events: string; reads: string; bus: string };
+  /**
+   * The embedded default only: consistent copies of the read store, then of the log, into
+   * `dir` (read models first, so their checkpoints never pass the copied log: on restore they
+   * catch up from there). Other engines are backed up with their own tools (docs/operating/backup.md).
+   */
+  snapshot?: (dir: string, step: (file: string) => void) => Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -34,12 +43,10 @@ export interface Engines {
  */
 export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>, eventTypes?: readonly string[]): Engines => {
   if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
-  const events: EventStore = config.eventstoreUrl
-    ? new (adapters.esdb())(config.eventstoreUrl, { eventTypes })
-    : new (adapters.sqliteEvents())(join(config.dataDir, 'events.sqlite'));
-  const reads: ReadStore = config.mongodbUrl
-    ? new (adapters.mongo())(config.mongodbUrl)
-    : new (adapters.sqliteReads())(join(config.dataDir, 'readstore.sqlite'));
+  const sqliteEvents = config.eventstoreUrl ? null : new (adapters.sqliteEvents())(join(config.dataDir, EMBEDDED_FILES.events));
+  const sqliteReads = config.mongodbUrl ? null : new (adapters.sqliteReads())(join(config.dataDir, EMBEDDED_FILES.reads));
+  const events: EventStore = sqliteEvents ?? new (adapters.esdb())(config.eventstoreUrl!, { eventTypes });
+  const reads: ReadStore = sqliteReads ?? new (adapters.mongo())(config.mongodbUrl!);
   const natsUrl = config.natsUrl;
   // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
   const bus: Bus = natsUrl ? new LazyBus(() => adapters.nats().connect(natsUrl), true, true) : new (adapters.memoryBus())();
@@ -52,6 +59,17 @@ export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | '
       reads: config.mongodbUrl ? 'mongodb' : 'sqlite',
       bus: natsUrl ? 'nats' : 'memory',
     },
+    ...(sqliteEvents && sqliteReads
+      ? {
+          async snapshot(dir: string, step: (file: string) => void) {
+            step(EMBEDDED_FILES.reads);
+            await sqliteReads.snapshotTo(join(dir, EMBEDDED_FILES.reads));
+            step(EMBEDDED_FILES.events);
+            await sqliteEvents.snapshotTo(join(dir, EMBEDDED_FILES.events));
+            return [EMBEDDED_FILES.reads, EMBEDDED_FILES.events];
+          },
+        }
+      : {}),
     async close() {
       await bus.close();
       await events.close();

@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import type { Upcaster } from '@support/eventstore';
 import type { AnyProjection } from '@support/projections';
 import type { ReadStore } from '@support/readstore';
 import type { ChannelResolver } from './commands/conversations';
@@ -11,6 +12,8 @@ export interface Feature {
   readonly projections: readonly AnyProjection[];
   /** The kinds of record an import file may hold of it. */
   readonly imports: readonly AnyImportSpec[];
+  /** Its events' older versions, brought to the current ones on every read. */
+  readonly upcasters?: readonly Upcaster[];
 }
 
 /** What the features put together (@support/catalog): every read model's projection, event type and import kind. */
@@ -18,6 +21,8 @@ export interface Catalog {
   readonly projections: readonly AnyProjection[];
   readonly eventTypes: readonly string[];
   readonly imports: readonly AnyImportSpec[];
+  /** Old event versions turned into current ones on every read (none yet: docs/operating/upgrading.md). */
+  readonly upcasters?: readonly Upcaster[];
   /** How conversations find the channel they start on (the channels feature's read model). */
   channelOf(reads: ReadStore): ChannelResolver;
 }

@@ -3,6 +3,7 @@ export * from './feature';
 export * from './clock';
 export * from './config';
 export * from './engines';
+export * from './embedded-copy';
 export * from './errors';
 export { jsonLogger, Logger, LogLevel, Metrics, silentLogger } from '@support/kernel';
 export * from './now-or-later';

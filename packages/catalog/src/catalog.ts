@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { AnyImportSpec, Catalog } from '@support/application';
+import { AnyImportSpec, Catalog, type Feature } from '@support/application';
 import { cannedResponsesFeature } from '@support/canned-responses';
 import { channelsFeature, newestChannelOf } from '@support/channels';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
@@ -66,4 +66,10 @@ export const ALL_IMPORTS: readonly AnyImportSpec[] = inOrder(
   ['tickets', 'knowledge_base_articles', 'canned_responses', 'channels'],
 );
 
-export const CATALOG: Catalog = { projections: ALL_PROJECTIONS, eventTypes: EVENT_TYPES, imports: ALL_IMPORTS, channelOf: newestChannelOf };
+export const CATALOG: Catalog = {
+  projections: ALL_PROJECTIONS,
+  eventTypes: EVENT_TYPES,
+  imports: ALL_IMPORTS,
+  upcasters: FEATURES.flatMap((f: Feature) => f.upcasters ?? []),
+  channelOf: newestChannelOf,
+};

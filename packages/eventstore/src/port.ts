@@ -7,6 +7,8 @@ export interface EventMetadata {
   actor: string;
   request_id: string | null;
   occurred_at: string;
+  /** The version of the event's data; absent means 1 (upcasting.ts). */
+  schema_version?: number;
 }
 
 export interface NewEvent {

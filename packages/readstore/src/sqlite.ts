@@ -270,6 +270,12 @@ export class SqliteReadStore implements ReadStore {
     return this.counter.get(key, windowStart)!.count;
   }
 
+  /** A consistent copy of every collection in `file`, as of its start, while it is written to (VACUUM INTO). */
+  async snapshotTo(file: string): Promise<void> {
+    for (const c of this.collections.values()) c.flushSearch();
+    this.db.prepare('VACUUM INTO ?').run(file);
+  }
+
   async close(): Promise<void> {
     try {
       for (const c of this.collections.values()) c.flushSearch();

@@ -5,6 +5,7 @@ import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
 import { projectionsCommand } from './commands/projections';
 import { workspaceCommand } from './commands/workspace';
+import { backupCommand, restoreCommand } from './commands/backup';
 import { CATALOG } from '@support/catalog';
 
 const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
@@ -18,13 +19,24 @@ const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
   projections rebuild [--name NAME]
   projections set-aside [--all]
   projections retry --id ID
-  projections skip --id ID`;
+  projections skip --id ID
+  backup --to DIR
+  restore --from DIR [--replace]`;
 
-const COMMANDS = { workspace: workspaceCommand, key: keyCommand, events: eventsCommand, projections: projectionsCommand, import: importCommand };
+const COMMANDS = {
+  workspace: workspaceCommand,
+  key: keyCommand,
+  events: eventsCommand,
+  projections: projectionsCommand,
+  import: importCommand,
+  backup: backupCommand,
+};
 
 const main = async (argv: string[]): Promise<number> => {
   const [group, ...rest] = argv;
   const command = COMMANDS[group as keyof typeof COMMANDS];
+  // Restore runs on files alone: opening the engines would create the files it replaces.
+  if (group === 'restore') return runRestore(rest);
   if (!command) {
     process.stderr.write(`${USAGE}\n`);
     return group === undefined || group === '--help' ? 0 : 2;
@@ -49,6 +61,17 @@ const main = async (argv: string[]): Promise<number> => {
     return 1;
   } finally {
     await app.stop();
+  }
+};
+
+const runRestore = async (args: string[]): Promise<number> => {
+  const config = loadConfigOrExit(process.env, process.stderr);
+  try {
+    await restoreCommand(config, output(args.includes('--json')), args);
+    return 0;
+  } catch (err) {
+    process.stderr.write(err instanceof UsageError ? `error: ${err.message}\n${USAGE}\n` : `error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return err instanceof UsageError ? 2 : 1;
   }
 };
 

@@ -32,10 +32,14 @@ const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { uid: string; 
 const metricsIn = (expr: string): string[] =>
   [...new Set([...expr.matchAll(/\b((?:support|http_server)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|count|sum)$/, '')))].sort();
 
-t.test('promtool checks the alert rules', { skip: !existsSync(PROMTOOL) && process.env.CI !== 'true' ? `no promtool at ${PROMTOOL} (bash scripts/promtool.sh build)` : false }, async (t) => {
-  const { stdout } = await promisify(execFile)(PROMTOOL, ['check', 'rules', ALERTS]);
-  t.match(stdout, new RegExp(`SUCCESS: ${rules.length} rules found`));
-});
+t.test(
+  'promtool checks the alert rules',
+  { skip: !existsSync(PROMTOOL) && process.env.CI !== 'true' ? `no promtool at ${PROMTOOL} (bash scripts/promtool.sh build)` : false },
+  async (t) => {
+    const { stdout } = await promisify(execFile)(PROMTOOL, ['check', 'rules', ALERTS]);
+    t.match(stdout, new RegExp(`SUCCESS: ${rules.length} rules found`));
+  },
+);
 
 t.test('the alerts an operator needs, each with a severity, a summary and what to do', async (t) => {
   t.strictSame(
