@@ -35,6 +35,8 @@ export interface DeliveryDoc extends Doc {
    * requested while it was in flight is not overwritten.
    */
   schedule_id?: string;
+  /** The trace context of the intake that recorded it: each attempt's span continues that trace. */
+  traceparent?: string;
 }
 
 /** What one attempt found out; the delivery's other fields belong to other writers. */
@@ -101,10 +103,12 @@ export class WebhookRecords {
   }
 
   /** A new delivery, due now: handed to this process's dispatcher, if it runs one (`due` with the doc). */
-  async enqueue(delivery: Pick<DeliveryDoc, 'id' | 'workspace_id' | 'endpoint_id' | 'event_id' | 'event_type'>): Promise<void> {
+  async enqueue(delivery: Pick<DeliveryDoc, 'id' | 'workspace_id' | 'endpoint_id' | 'event_id' | 'event_type' | 'traceparent'>): Promise<void> {
     const now = this.clock.now();
+    const { traceparent, ...fields } = delivery;
     const doc: DeliveryDoc = {
-      ...delivery,
+      ...fields,
+      ...(traceparent ? { traceparent } : {}),
       status: 'pending',
       attempt_count: 0,
       next_retry_ms: now.getTime(),

@@ -9,6 +9,8 @@ export interface EventMetadata {
   occurred_at: string;
   /** The version of the event's data; absent means 1 (upcasting.ts). */
   schema_version?: number;
+  /** The W3C trace context of the command that appended it (present while tracing is on). */
+  traceparent?: string;
 }
 
 export interface NewEvent {

@@ -2,3 +2,4 @@ export { InFlight } from './in-flight';
 export { Backoff, backoffMs } from './backoff';
 export { jsonLogger, Logger, LogLevel, silentLogger } from './log';
 export { LATENCY_BUCKETS, Metrics } from './metrics';
+export * from './tracing';

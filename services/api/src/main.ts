@@ -1,3 +1,4 @@
+import './tracing';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { apiOf } from '@support/http';
 import { runUntilSignal } from './server';

@@ -1,4 +1,4 @@
-import type { Application, Logger } from '@support/application';
+import { type Application, inSpan, type Logger } from '@support/application';
 import type { Collection } from '@support/readstore';
 import {
   type DeliveryDoc,
@@ -237,22 +237,26 @@ export class Deliverer {
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
     const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
     const timestamp = Math.floor(app.clock.now().getTime() / 1000);
-    const result = await sendWebhook(
-      {
-        url: endpoint.url,
-        body,
-        timeoutMs: ACK_TIMEOUT_MS,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': USER_AGENT,
-          'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
-          'Service-Event-Id': event.id,
-          'Service-Event-Type': event.type,
-          'Service-Webhook-Id': doc.id,
+    // Each attempt continues the trace its intake recorded; the HTTP client span under it sends `traceparent` to the receiver.
+    const attributes = { 'support.delivery_id': doc.id, 'support.attempt': attempt, 'support.endpoint_id': endpoint.id };
+    const result = await inSpan(`deliver ${doc.event_type}`, { parent: doc.traceparent, attributes }, () =>
+      sendWebhook(
+        {
+          url: endpoint.url,
+          body,
+          timeoutMs: ACK_TIMEOUT_MS,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
+            'Service-Event-Id': event.id,
+            'Service-Event-Type': event.type,
+            'Service-Webhook-Id': doc.id,
+          },
         },
-      },
-      this.endpoints.guard,
-      this.options.extra,
+        this.endpoints.guard,
+        this.options.extra,
+      ),
     );
     // The endpoint counts it first (the disable rule sees every failure), then the delivery
     // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.

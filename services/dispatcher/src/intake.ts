@@ -1,4 +1,4 @@
-import type { Application } from '@support/application';
+import { type Application, inSpan, traceparentOf } from '@support/application';
 import { deliveryId, endpointsOf, webhookEventId, webhookRecordsOf } from '@support/webhook-endpoints';
 import type { RecordedEvent } from '@support/eventstore';
 import { PAYLOADS, Payloads } from './payloads';
@@ -28,18 +28,27 @@ export class Intake {
     // Endpoints registered after the event do not receive it, even when this runs late.
     const endpoints = items.filter((e) => (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)) && e.created_at <= at);
     if (endpoints.length === 0) return;
-    const data = await this.payloads.build(event);
-    if (!data) return;
-    const eventId = webhookEventId(event.id, at);
-    await this.records.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
-    for (const endpoint of endpoints) {
-      await this.records.enqueue({
-        id: deliveryId(eventId, endpoint.id, at),
-        workspace_id: workspaceId,
-        endpoint_id: endpoint.id,
-        event_id: eventId,
-        event_type: event.type,
-      });
-    }
+    // A span continuing the trace of the request that appended the event; its deliveries keep it for their attempts.
+    await inSpan(
+      `intake ${event.type}`,
+      { parent: event.metadata.traceparent, kind: 'consumer', attributes: { 'support.endpoints': endpoints.length } },
+      async () => {
+        const data = await this.payloads.build(event);
+        if (!data) return;
+        const eventId = webhookEventId(event.id, at);
+        const traceparent = traceparentOf();
+        await this.records.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
+        for (const endpoint of endpoints) {
+          await this.records.enqueue({
+            id: deliveryId(eventId, endpoint.id, at),
+            workspace_id: workspaceId,
+            endpoint_id: endpoint.id,
+            event_id: eventId,
+            event_type: event.type,
+            ...(traceparent ? { traceparent } : {}),
+          });
+        }
+      },
+    );
   }
 }

@@ -1,3 +1,4 @@
+import './tracing';
 import { Application, jsonLogger, loadConfigOrExit, ProjectorPool } from '@support/application';
 import { runUntilSignal } from '@support/http/server';
 import { ALL_PROJECTIONS, CATALOG } from '@support/catalog';

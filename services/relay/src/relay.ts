@@ -1,4 +1,4 @@
-import { LogConsumer, subjectOf, toBusMessage, type Logger } from '@support/application';
+import { inSpan, LogConsumer, subjectOf, toBusMessage, traceparentOf, type Logger } from '@support/application';
 import type { Bus } from '@support/bus';
 import type { EventStore } from '@support/eventstore';
 import type { ReadStore } from '@support/readstore';
@@ -10,6 +10,18 @@ import type { ReadStore } from '@support/readstore';
  */
 export class Relay extends LogConsumer {
   constructor(events: EventStore, reads: ReadStore, bus: Bus, log: Logger) {
-    super(events, reads, 'relay', (event) => bus.publish(subjectOf(event), event.id, toBusMessage(event)), log);
+    super(
+      events,
+      reads,
+      'relay',
+      (event) =>
+        // The message carries the event's metadata, its trace context included: the dispatcher continues from it.
+        inSpan(
+          `publish ${event.type}`,
+          { parent: event.metadata.traceparent, kind: 'producer', attributes: { 'messaging.destination.name': subjectOf(event) } },
+          () => bus.publish(subjectOf(event), event.id, toBusMessage(event, traceparentOf())),
+        ),
+      log,
+    );
   }
 }

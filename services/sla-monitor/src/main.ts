@@ -1,3 +1,4 @@
+import './tracing';
 import { Application, jsonLogger, LeasedWorker, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from '@support/http/server';
 import { SlaMonitor } from './monitor';

@@ -1,3 +1,4 @@
+import './tracing';
 import { Application, jsonLogger, loadConfigOrExit } from '@support/application';
 import { runUntilSignal } from '@support/api';
 import { Dispatcher } from '@support/dispatcher';

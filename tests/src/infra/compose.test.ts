@@ -29,7 +29,10 @@ interface Service {
   ports?: string[];
   volumes?: string[];
   healthcheck?: { test: string[] };
-  deploy?: { replicas?: number };
+  deploy?: { replicas?: number; resources?: { limits?: { memory?: string } } };
+  logging?: { driver: string; options: Record<string, string> };
+  env_file?: unknown;
+  restart?: string;
   depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
 }
@@ -47,7 +50,17 @@ t.test('the topology: engines with volumes, every service health-checked on /rea
       mongo: { condition: 'service_healthy' },
       nats: { condition: 'service_healthy' },
     });
-    t.match(s[name].environment, { EVENTSTORE_URL: /^esdb:\/\/eventstore:2113/, MONGODB_URL: /^mongodb:\/\/mongo:27017\//, NATS_URL: 'nats://nats:4222' });
+    t.match(
+      s[name].environment,
+      {
+        EVENTSTORE_URL: /^esdb:\/\/eventstore:2113/,
+        MONGODB_URL: /^mongodb:\/\/support:\$\{MONGO_PASSWORD:\?[^}]+\}@mongo:27017\//,
+        NATS_URL: /^nats:\/\/support:\$\{NATS_PASSWORD:\?[^}]+\}@nats:4222$/,
+      },
+      `${name}: the engines, with credentials that must be set`,
+    );
+    t.strictSame(s[name].env_file, [{ path: './secrets.env', required: false }], `${name}: LLM_API_KEY and SMTP_URL from a file, not this one`);
+    t.equal(s[name].restart, 'unless-stopped');
   }
   t.strictSame(Object.fromEntries(ours.map((n) => [n, s[n].deploy?.replicas])), { api: 2, projector: 1, relay: 1, dispatcher: 2, 'sla-monitor': 1 });
   for (const engine of ['eventstore', 'mongo', 'nats']) {
@@ -60,8 +73,22 @@ t.test('the topology: engines with volumes, every service health-checked on /rea
     Object.entries(s)
       .filter(([, v]) => v.ports)
       .map(([k, v]) => [k, v.ports]),
-    [['lb', ['0.0.0.0:8080:8080']]],
-    'only the load balancer publishes a host port',
+    [['lb', ['0.0.0.0:80:80', '0.0.0.0:443:443']]],
+    'only the load balancer publishes host ports: HTTPS, and HTTP for the certificate challenge and redirects',
   );
-  t.match(readFileSync(join(ROOT, 'infra/Caddyfile'), 'utf8'), /dynamic a \{\s*name api\s*port 8080/, 'the balancer spreads over the api replicas');
+  for (const [name, service] of Object.entries(s)) {
+    t.match(service.logging, { driver: 'json-file', options: { 'max-size': '10m', 'max-file': '5' } }, `${name}: logs rotated`);
+    t.ok(service.deploy?.resources?.limits?.memory, `${name}: a memory limit`);
+  }
+  t.match(s.mongo.environment, { MONGO_INITDB_ROOT_USERNAME: 'support', MONGO_INITDB_ROOT_PASSWORD: /MONGO_PASSWORD/ }, 'MongoDB with a user');
+  t.match(s.nats.command?.join(' '), /--user support --pass \$\{NATS_PASSWORD/, 'NATS with credentials');
+  const caddy = readFileSync(join(ROOT, 'infra/Caddyfile'), 'utf8');
+  t.match(caddy, /dynamic a \{\s*name api\s*port 8080/, 'the balancer spreads over the api replicas');
+  t.match(caddy, /health_uri \/readyz/, 'and sends nothing to one whose /readyz fails (active health checks)');
+  t.match(caddy, /^\{\$SITE_ADDRESS\} \{/m, 'on TLS, for the configured site address');
+  t.match(caddy, /handle \/v1\*/, 'publishing only the API');
+  for (const example of ['.env.example', 'secrets.env.example']) t.ok(readFileSync(join(ROOT, 'infra', example), 'utf8').length > 0, example);
+  const ignored = readFileSync(join(ROOT, '.gitignore'), 'utf8');
+  t.match(ignored, /^\/infra\/\.env$/m, 'infra/.env is never committed');
+  t.match(ignored, /^\/infra\/secrets\.env$/m, 'nor infra/secrets.env');
 });

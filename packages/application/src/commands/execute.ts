@@ -4,6 +4,7 @@ import { Decider, DomainError, DomainEvent } from '@support/domain';
 import { AppendResult, EventStore, Position, WrongExpectedRevisionError } from '@support/eventstore';
 import { Clock, IdSource } from '../clock';
 import { DomainFailure, failure } from '../errors';
+import { endSpan, startSpan, traceparentOfSpan } from '@support/kernel';
 import { cacheOf, load, remember, withKeys } from './stream-cache';
 
 export { load, priorWrite } from './stream-cache';
@@ -22,6 +23,8 @@ export interface CommandContext {
   idempotencyKey?: string;
   /** The request's own ids (keyedIds under an Idempotency-Key: the same on every retry). */
   ids?: Pick<IdSource, 'next'>;
+  /** The W3C trace context the command's events carry (set by `traced`; absent when tracing is off). */
+  traceparent?: string;
 }
 
 /**
@@ -42,7 +45,19 @@ const metadataOf = (ctx: CommandContext, occurred_at: string) => ({
   request_id: ctx.requestId,
   occurred_at,
   ...(ctx.idempotencyKey ? { idempotency_key: ctx.idempotencyKey } : {}),
+  ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
 });
+
+/**
+ * A command's span (`append <aggregate>`: decided and appended, a child of the request's), and
+ * its context carried by the events it appends. Taken where the command is asked for, since
+ * commands on one stream run together later, outside each request's own context.
+ */
+const traced = <Ctx extends CommandContext>(ctx: Ctx, stream: string): { ctx: Ctx; end(error?: unknown): void } => {
+  const span = startSpan(`append ${stream.slice(0, stream.indexOf('-'))}`, { attributes: { 'support.stream': stream } });
+  if (!span) return { ctx, end: () => undefined };
+  return { ctx: { ...ctx, traceparent: traceparentOfSpan(span) }, end: (error?: unknown) => endSpan(span, error) };
+};
 
 export interface Aggregate<C, Ev extends DomainEvent, S> {
   decider: Decider<C, Ev, S>;
@@ -96,14 +111,23 @@ export const executeAll = <C, Ev extends DomainEvent, S>(
   attempts = ATTEMPTS,
 ): Promise<Outcome<S, Ev>> =>
   new Promise((resolve, reject) => {
+    const span = traced(ctx, stream);
     // The queue holds the commands of any aggregate: typed again by this promise.
     enqueue(deps, stream, {
-      ctx,
+      ctx: span.ctx,
       aggregate: aggregate as unknown as Aggregate<unknown, DomainEvent, unknown>,
       commands,
       attempts,
-      resolve: resolve as (outcome: Outcome<unknown, DomainEvent>) => void,
-      reject,
+      resolve: (outcome) => {
+        span.end();
+        resolve(outcome as Outcome<S, Ev>);
+      },
+      reject: (err) => {
+        span.end(err);
+        // The queue's own rejection, passed on as it came (a DomainFailure, an engine's error).
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        reject(err);
+      },
     });
   });
 
@@ -248,7 +272,19 @@ export interface Part<C, Ev extends DomainEvent, S> {
  * DomainFailure before anything is written; a concurrent writer's WrongExpectedRevisionError
  * (or the PartialAppendError around it) goes to the caller, which knows how to go on.
  */
-export const executeTogether = async (deps: Deps, ctx: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
+export const executeTogether = async (deps: Deps, given: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
+  const span = traced(given, parts[0]?.stream ?? 'together-');
+  try {
+    const results = await appendTogether(deps, span.ctx, parts);
+    span.end();
+    return results;
+  } catch (err) {
+    span.end(err);
+    throw err;
+  }
+};
+
+const appendTogether = async (deps: Deps, ctx: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
   const decided = parts.map((part) => {
     const result = decideAll(part.aggregate, [part.command], part.loaded.state);
     if (E.isLeft(result)) throw new DomainFailure(result.left);

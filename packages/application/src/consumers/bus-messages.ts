@@ -11,7 +11,7 @@ export const subjectOf = (event: RecordedEvent) => `support.events.${event.metad
  * adapter's event may work out its data and metadata when they are first read, which a spread
  * would leave out.
  */
-export const toBusMessage = (event: RecordedEvent) => ({
+export const toBusMessage = (event: RecordedEvent, traceparent?: string) => ({
   id: event.id,
   stream: event.stream,
   revision: event.revision,
@@ -19,9 +19,12 @@ export const toBusMessage = (event: RecordedEvent) => ({
   data: event.data,
   metadata: event.metadata,
   position: formatPosition(event.position),
+  // The publishing span's trace context (as CloudEvents' tracing extension carries it), when tracing is on.
+  ...(traceparent ? { traceparent } : {}),
 });
 
+/** The event as published; its `metadata.traceparent` is the publisher's, so a consumer's span follows the publish. */
 export const fromBusMessage = (data: unknown): RecordedEvent => {
-  const d = data as RecordedEvent & { position: string };
-  return { ...d, position: parsePosition(d.position) };
+  const { traceparent, ...d } = data as RecordedEvent & { position: string; traceparent?: string };
+  return { ...d, position: parsePosition(d.position), ...(traceparent ? { metadata: { ...d.metadata, traceparent } } : {}) };
 };

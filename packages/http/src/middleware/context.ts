@@ -1,7 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '@support/application';
-import type { Metrics } from '@support/application';
+import { type Logger, type Metrics, nameActiveSpan } from '@support/application';
 import { ApiError, envelope, toApiError } from '../errors';
 import type { DocAnchor } from '../openapi/doc-links';
 
@@ -64,6 +63,8 @@ export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics
       // The route's pattern, never the raw path: one series per operation, whatever the ids.
       const route = (ctx._matchedRoute as string | undefined) ?? (PROBES.has(ctx.path) ? ctx.path : 'unmatched');
       durations?.observe({ method: ctx.method, route, status: String(ctx.status) }, (performance.now() - started) / 1000);
+      // The HTTP server span (OpenTelemetry's instrumentation) named after the operation.
+      if (ctx._matchedRoute) nameActiveSpan(`${ctx.method} ${route}`, { 'http.route': route });
     }
   };
 };

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import type { Application, Worker } from '@support/application';
+import { type Application, stopTracing, type Worker } from '@support/application';
 import { requestContext } from '../middleware/context';
 import { healthEndpoints, Probes, probesOf } from './health';
 
@@ -116,16 +116,19 @@ export const runUntilSignal = async (app: Application, options: ServeOptions): P
   (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: options.role, instance: app.config.instanceId });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });
-    running.stop().then(
-      () => {
-        app.log.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        app.log.error('shutdown failed', { error: String(err) });
-        process.exit(1);
-      },
-    );
+    running
+      .stop()
+      .then(() => stopTracing())
+      .then(
+        () => {
+          app.log.info('stopped');
+          process.exit(0);
+        },
+        (err) => {
+          app.log.error('shutdown failed', { error: String(err) });
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
