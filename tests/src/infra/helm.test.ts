@@ -43,7 +43,7 @@ t.test('helm lint --strict: no finding', { skip }, async (t) => {
 
 t.test('without the engines, the chart refuses to render, naming what is missing', { skip }, async (t) => {
   const failed = await helm('template', 'support', CHART, ...KUBE).catch((err: { stderr: string }) => err);
-  t.match((failed).stderr, /engines\.eventstoreUrl is required/);
+  t.match(failed.stderr, /engines\.eventstoreUrl is required/);
 });
 
 t.test('the rendered manifests', { skip }, async (t) => {
