@@ -5,7 +5,12 @@ import type { Logger } from '@support/kernel';
 /** Set aside after this many failures of a batch in a row with the same error (PROJECTION_SET_ASIDE_AFTER). */
 export const SET_ASIDE_AFTER = 5;
 
-export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/**
+ * An error's message, as recorded: a U+0000 in it (a driver quoting the key it refused) is
+ * written `\u0000`, since a read store on PostgreSQL cannot store the character itself and the
+ * set-aside record would fail as its event did.
+ */
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replaceAll('\0', '\\u0000');
 
 /**
  * Failures of the same batch in a row with the same message. A different message starts the

@@ -60,7 +60,8 @@ export class SetAsideLog {
       revision: event.revision,
       event_type: event.type,
       event_id: event.id,
-      error,
+      // Stored text never holds U+0000 (a driver may quote a refused key in its message).
+      error: error.replaceAll('\0', '\\u0000'),
       first_failed_at: before?.first_failed_at ?? at,
       last_failed_at: at,
       attempts: (before?.attempts ?? 0) + attempts,

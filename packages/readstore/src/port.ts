@@ -1,4 +1,8 @@
-/** A read-model document: JSON with a string `id` unique in its collection. */
+/**
+ * A read-model document: JSON with a string `id` unique in its collection. Its strings never
+ * hold U+0000: every input refuses it (the API's codecs, the import), and a MongoDB-wire engine
+ * on PostgreSQL (FerretDB) cannot store it: a write of one fails, and a projector sets the event aside.
+ */
 export interface Doc {
   id: string;
   [field: string]: unknown;

@@ -40,9 +40,11 @@ const anySearch = async (t: Test, store: ReadStore) => {
     fc.asyncProperty(fc.string({ unit, maxLength: 10 }), async (text) => {
       const id = `d${n++}`;
       for (const c of collections) {
-        await c.put({ id, name: `<${text}>` });
+        // Stored text never holds U+0000 (every input refuses it; PostgreSQL's jsonb, under
+        // FerretDB, cannot store it): searched for, it is an answer like any other.
+        await c.put({ id, name: `<${text.replaceAll('\0', '')}>` });
         const found = (await c.find({ search: { fields: ['name'], text }, limit: 500 })).items.map((d) => d.id);
-        if (/^[\p{ASCII}]*$/u.test(text) && !found.includes(id)) return false;
+        if (/^[\p{ASCII}]*$/u.test(text) && !text.includes('\0') && !found.includes(id)) return false;
       }
       return true;
     }),

@@ -1,5 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,8 +9,10 @@ import { acceptsConnections, freePort, sleep } from './net';
 
 /**
  * Tests that need a MongoDB-wire server run against MONGODB_URL, or a FerretDB of their own
- * (SQLite backend, a temporary folder) built by `bash scripts/ferretdb.sh build` into .engines/.
- * In CI (CI=true) the binary must be there: the tests fail instead of skipping.
+ * built by `bash scripts/ferretdb.sh build` into .engines/: on PostgreSQL when
+ * FERRETDB_POSTGRESQL_URL names a server (`bash scripts/postgres.sh start`; CI does), each
+ * FerretDB in a database of its own; else on SQLite in a temporary folder. In CI (CI=true) the
+ * binary must be there: the tests fail instead of skipping.
  */
 export const FERRETDB_VERSION = 'v1.24.2';
 export const ferretBinary = (): string =>
@@ -28,19 +31,36 @@ export const withDatabase = (url: string, name: string): string => {
   return `${m[1]}/${name}${m[2] ?? ''}`;
 };
 
+/** A postgres:// URL with its database replaced. */
+const withPgDatabase = (url: string, name: string): string => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
 /** A database name of its own for each data directory (stable: a restarted service finds its data). */
 export const databaseFor = (dataDir: string): string => `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
 
-/** A FerretDB of our own: SQLite files in a temporary directory, on a free loopback port. */
+/** Runs psql against the server of FERRETDB_POSTGRESQL_URL (creating and dropping FerretDB's databases). */
+const psql = (url: string, sql: string) => promisify(execFile)('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql]);
+
+/** A FerretDB of our own on a free loopback port: PostgreSQL (a database of its own) or SQLite files in a temporary directory. */
 export class LocalFerretDb {
   private process: ChildProcess | undefined;
   private log = '';
   private readonly kill = () => this.process?.kill('SIGKILL');
+  /** The PostgreSQL database it runs on (null: SQLite). */
+  private database: { server: string; name: string } | null = null;
 
   private constructor(
     readonly port: number,
     readonly dataDir: string,
   ) {}
+
+  /** `sqlite` or `postgresql`. */
+  get backend(): string {
+    return this.database ? 'postgresql' : 'sqlite';
+  }
 
   get url(): string {
     return `mongodb://127.0.0.1:${this.port}/`;
@@ -51,6 +71,11 @@ export class LocalFerretDb {
     if (!existsSync(bin)) throw new Error(`FerretDB is not built at ${bin}: run bash scripts/ferretdb.sh build (CI runs it before npm test)`);
     const server = new LocalFerretDb(await freePort(), mkdtempSync(join(tmpdir(), 'ferretdb-')));
     try {
+      const postgres = process.env.FERRETDB_POSTGRESQL_URL;
+      if (postgres) {
+        server.database = { server: postgres, name: `ferret_${randomBytes(6).toString('hex')}` };
+        await psql(postgres, `CREATE DATABASE ${server.database.name}`);
+      }
       await server.run(bin);
     } catch (e) {
       await server.destroy();
@@ -63,8 +88,9 @@ export class LocalFerretDb {
     const child = spawn(
       bin,
       [
-        '--handler=sqlite',
-        `--sqlite-url=file:${this.dataDir}/`,
+        ...(this.database
+          ? ['--handler=postgresql', `--postgresql-url=${withPgDatabase(this.database.server, this.database.name)}`]
+          : ['--handler=sqlite', `--sqlite-url=file:${this.dataDir}/`]),
         `--listen-addr=127.0.0.1:${this.port}`,
         '--telemetry=disable',
         // No debug HTTP listener (its fixed default port would clash between servers) unless
@@ -121,11 +147,15 @@ export class LocalFerretDb {
     this.kill();
     this.process = undefined;
     rmSync(this.dataDir, { recursive: true, force: true });
+    // The process is exiting: its database is dropped with the cluster (scripts/postgres.sh stop).
   }
 
   async destroy(): Promise<void> {
     await this.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
+    const db = this.database;
+    this.database = null;
+    if (db) await psql(db.server, `DROP DATABASE IF EXISTS ${db.name} WITH (FORCE)`).catch(() => undefined);
   }
 }
 
