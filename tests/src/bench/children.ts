@@ -1,8 +1,27 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import os from 'node:os';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+
+/**
+ * `--pin` (on a machine with 2 cores or more, and taskset): the service and the baseline run on
+ * core 0, this process (the load generator) on core 1, so the load does not compete with what
+ * it measures. Without it, unpinned: the scheduler decides.
+ */
+export const PINNED: { children: string; self: string } | null = (() => {
+  if (!process.argv.includes('--pin')) return null;
+  if (os.cpus().length < 2) throw new Error('--pin needs 2 cores or more');
+  execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  return { children: '0', self: '1' };
+})();
+
+/** What the report's first line says of the placement. */
+export const placement = (): string =>
+  PINNED
+    ? `pinned (--pin): service and baseline on core ${PINNED.children}, load generator on core ${PINNED.self}`
+    : `unpinned: service, baseline and load generator share the machine's ${os.cpus().length} cores (--pin separates them)`;
 
 export interface Child {
   proc: ChildProcess;
@@ -22,7 +41,8 @@ export const startNode = (
   nodeArgs: string[] = [],
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = PINNED ? ['taskset', ['-c', PINNED.children, process.execPath, ...nodeArgs, script]] as const : [process.execPath, [...nodeArgs, script]] as const;
+    const proc = spawn(command[0], command[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
     // BENCH_LOG_DIR keeps every child's whole output, a file per service and instance, appended (for a look at why a figure is what it is).
     const file = process.env.BENCH_LOG_DIR

@@ -17,7 +17,11 @@ export interface Side {
 }
 
 export const SECONDS = 3;
+/** Alternating rounds at least, and at most: more are run while the per-round ratios still spread wide. */
 export const ROUNDS = 5;
+export const MAX_ROUNDS = 11;
+/** Rounds go on until the middle half of the per-round ratios lies within this share of their median. */
+export const SPREAD_LIMIT = 0.1;
 export const WARMUP_SECONDS = 1;
 
 /** One autocannon run of `load` over `connections` for `duration` seconds. */
@@ -67,7 +71,8 @@ export const compare = async (service: Load, baseline: Load, connections: number
   await run(service, connections, WARMUP_SECONDS);
   await run(baseline, connections, WARMUP_SECONDS);
   const rounds: { svc: Side; bl: Side }[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  const ratios = () => rounds.map((r) => (r.bl.rps > 0 ? r.svc.rps / r.bl.rps : 0));
+  for (let i = 0; i < MAX_ROUNDS && (i < ROUNDS || spreadOf(ratios()) > SPREAD_LIMIT); i++) {
     if (i % 2 === 0) {
       const svc = await run(service, connections, SECONDS);
       rounds.push({ svc, bl: await run(baseline, connections, SECONDS) });
@@ -76,12 +81,24 @@ export const compare = async (service: Load, baseline: Load, connections: number
       rounds.push({ svc: await run(service, connections, SECONDS), bl });
     }
   }
+  const all = ratios();
   return {
     svc: combine(rounds.map((r) => r.svc)),
     bl: combine(rounds.map((r) => r.bl)),
-    ratio: median(rounds.map((r) => (r.bl.rps > 0 ? r.svc.rps / r.bl.rps : 0))),
+    ratio: median(all),
+    /** The per-round ratios' range, and how many rounds ran. */
+    ratioRange: { min: Math.min(...all), max: Math.max(...all), rounds: all.length },
     p99Ratio: median(rounds.map((r) => (r.bl.p99 > 0 ? r.svc.p99 / r.bl.p99 : Infinity))),
   };
+};
+
+/** The interquartile range of `xs` as a share of their median: how far apart the middle half lies. */
+export const spreadOf = (xs: number[]): number => {
+  if (xs.length < 4) return Infinity;
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.round(p * (s.length - 1)))];
+  const m = median(xs);
+  return m > 0 ? (q(0.75) - q(0.25)) / m : Infinity;
 };
 
 /** Text columns (first, last) left-aligned, numbers right-aligned, each as wide as its widest cell. */

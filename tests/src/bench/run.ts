@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { benchServiceEnv, Child, nodeJson, startNode, stop } from './children';
+import { benchServiceEnv, Child, nodeJson, placement, startNode, stop } from './children';
 import { scaledMain } from './scaled';
 import { growthMain } from './growth';
-import { compare, Load, ROUNDS, SECONDS, Side, table } from './load';
+import { compare, Load, MAX_ROUNDS, ROUNDS, SECONDS, Side, table } from './load';
 import { msUntilStatus, request, seed, SEED_CUSTOMERS, waitForKey } from './api';
 import { askEachOnce, benchArticles, importArticles, indexedArticles } from './agent';
 import { fixtureArticles, fixtureQuestions, measureQuality } from '../support/quality';
@@ -183,6 +183,7 @@ const main = async () => {
       service: Side;
       baseline: Side;
       ratio: number;
+      ratioRange: { min: number; max: number; rounds: number };
       p99Ratio: number;
       relative: { to: string; min: number; ratio: number } | null;
       target: { minRatio: number | null; maxP99Ratio: number | null };
@@ -191,8 +192,8 @@ const main = async () => {
     }
     const results: Result[] = [];
     for (const s of scenarios) {
-      process.stdout.write(`measuring ${s.name} (${s.connections} connections, ${ROUNDS} rounds of ${SECONDS} s each side)…\n`);
-      const { svc, bl, ratio, p99Ratio } = await compare(s.service, s.baseline, s.connections);
+      process.stdout.write(`measuring ${s.name} (${s.connections} connections, ${ROUNDS}–${MAX_ROUNDS} alternating rounds of ${SECONDS} s each side)…\n`);
+      const { svc, bl, ratio, ratioRange, p99Ratio } = await compare(s.service, s.baseline, s.connections);
       const ref: Result | undefined = s.relative ? results.find((r) => r.scenario === s.relative!.to) : undefined;
       const relative: Result['relative'] =
         s.relative && ref ? { to: s.relative.to, min: s.relative.min, ratio: ref.service.rps > 0 ? svc.rps / ref.service.rps : 0 } : null;
@@ -209,6 +210,7 @@ const main = async () => {
         service: svc,
         baseline: bl,
         ratio,
+        ratioRange,
         p99Ratio,
         relative,
         target: { minRatio: s.minRatio, maxP99Ratio: s.checkP99 ? P99_LIMIT : null },
@@ -218,7 +220,7 @@ const main = async () => {
     }
 
     const text = table([
-      ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio (min)', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
+      ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio: median (target)', 'range, rounds', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
       ...results.map((r) => [
         r.scenario,
         String(r.connections),
@@ -226,6 +228,7 @@ const main = async () => {
         fmt(r.baseline.rps),
         // Three decimals: a ratio just under its target does not print as the target.
         `${fmt(r.ratio, 3)} (${r.target.minRatio ?? '—'})`,
+        `${fmt(r.ratioRange.min, 3)}–${fmt(r.ratioRange.max, 3)}, ${r.ratioRange.rounds}`,
         `${r.service.p99} ms`,
         `${r.baseline.p99} ms`,
         `${fmt(r.p99Ratio, 2)}${r.target.maxP99Ratio ? ` (≤${r.target.maxP99Ratio})` : ''}`,
@@ -335,7 +338,8 @@ const main = async () => {
     const visibilityText =
       `admin CLI → running service (after the CLI returned): a new key usable after ${adminVisibility.keyUsableMs} ms, ` +
       `its revocation applied after ${adminVisibility.revocationMs} ms (each < ${ADMIN_VISIBILITY_LIMIT_MS} ms: ${adminVisibility.pass ? 'PASS' : 'ABOVE TARGET'})`;
-    process.stdout.write(`\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n${visibilityText}\n\n`);
+    const how = `${placement()}; each ratio is the median of its alternating rounds (targets are checked on it), with their range`;
+    process.stdout.write(`\n${how}\n${text}\n\n${hooks}\n${notes}\n${qualityText}\n\n${visibilityText}\n\n`);
     const webhooks = {
       throughput,
       latency: { ...latency, pass: latencyProblems.length === 0, problems: latencyProblems },

@@ -282,7 +282,7 @@ export const scaledMain = async (root: string): Promise<void> => {
     // so there the store, not the dispatchers, sets the pace; the SQLite file shared by the
     // processes shows what the dispatchers themselves scale to on this machine.
     const dispatchRuns = async () => [
-      await dispatching(main, 'FerretDB', DISPATCH_EVENTS_FERRETDB),
+      await dispatching(main, `FerretDB (${ferret!.backend})`, DISPATCH_EVENTS_FERRETDB),
       await dispatching(await topology(null), 'SQLite (shared file)', DISPATCH_EVENTS),
     ];
     const dispatched = parts.has('dispatch') ? await dispatchRuns() : null;
@@ -307,7 +307,7 @@ export const scaledMain = async (root: string): Promise<void> => {
     const rebuilt = parts.has('rebuild') ? await rebuilding() : null;
 
     const sections = [
-      `topology: scaled — event store: SQLite file shared by the processes; read store: FerretDB 1.24 (SQLite backend); bus: NATS JetStream; api ×1, projector ×1, relay ×1 (${os.cpus().length} cores)`,
+      `topology: scaled — event store: SQLite file shared by the processes; read store: FerretDB 1.24 (${ferret!.backend} backend${ferret!.backend === 'sqlite' ? '; FERRETDB_POSTGRESQL_URL runs it on PostgreSQL' : ''}); bus: NATS JetStream; api ×1, projector ×1, relay ×1 (${os.cpus().length} cores)`,
       httpRows.length ? table([HEADER, ...httpRows]) : null,
       lag &&
         table([
