@@ -18,28 +18,9 @@ VALUES=infra/helm/ci-values.yaml
 # 1.20): render for a supported one.
 KUBE=1.31.0
 
-go_cmd() {
-  if command -v go >/dev/null; then echo go
-  elif [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go
-  else echo "helm.sh: Go is needed to build Helm $VERSION (not found on PATH nor in /usr/local/go)" >&2; return 1
-  fi
-}
-
-build() {
-  # The path names the version (a `go install` build does not stamp it into `helm version`).
-  if [ -x "$BIN" ]; then
-    echo "$BIN"
-    return
-  fi
-  local go started
-  go=$(go_cmd)
-  started=$(date +%s)
-  echo "building Helm $VERSION into $BIN (once)" >&2
-  mkdir -p "$(dirname "$BIN")"
-  GOBIN="$(dirname "$BIN")" GOFLAGS=-mod=mod "$go" install "helm.sh/helm/v3/cmd/helm@$VERSION"
-  echo "built Helm in $(($(date +%s) - started)) s" >&2
-  echo "$BIN"
-}
+# shellcheck source=lib/go-tool.sh
+. scripts/lib/go-tool.sh
+build() { go_tool "$BIN" "helm.sh/helm/v3/cmd/helm@$VERSION" "Helm $VERSION"; }
 
 case "${1:-}" in
   build) build ;;

@@ -12,28 +12,9 @@ cd "$(dirname "$0")/.."
 VERSION=v0.316.0
 BIN=${PROMTOOL_BIN:-$PWD/.engines/promtool-$VERSION/promtool}
 
-go_cmd() {
-  if command -v go >/dev/null; then echo go
-  elif [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go
-  else echo "promtool.sh: Go is needed to build promtool $VERSION (not found on PATH nor in /usr/local/go)" >&2; return 1
-  fi
-}
-
-build() {
-  # The path names the version (a `go install` build does not stamp it into --version).
-  if [ -x "$BIN" ]; then
-    echo "$BIN"
-    return
-  fi
-  local go started
-  go=$(go_cmd)
-  started=$(date +%s)
-  echo "building promtool $VERSION into $BIN (once)" >&2
-  mkdir -p "$(dirname "$BIN")"
-  GOBIN="$(dirname "$BIN")" GOFLAGS=-mod=mod "$go" install "github.com/prometheus/prometheus/cmd/promtool@$VERSION"
-  echo "built promtool in $(($(date +%s) - started)) s" >&2
-  echo "$BIN"
-}
+# shellcheck source=lib/go-tool.sh
+. scripts/lib/go-tool.sh
+build() { go_tool "$BIN" "github.com/prometheus/prometheus/cmd/promtool@$VERSION" "promtool $VERSION"; }
 
 case "${1:-}" in
   build) build ;;

@@ -3,6 +3,16 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Latency buckets in seconds, from a cached read (sub-millisecond) to a slow write. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** prom-client's `collect` option (called with the metric as `this` at each scrape), from a function taking the metric. */
+const collected = <M>(collect?: (metric: M) => void | Promise<void>) =>
+  collect
+    ? {
+        async collect(this: M) {
+          await collect(this);
+        },
+      }
+    : {};
+
 /**
  * One process's Prometheus metrics, served at GET /metrics (prom-client). Each part registers its
  * own series here by name, once: asking again for a name gives the series already registered,
@@ -24,21 +34,10 @@ export class Metrics {
     labelNames: readonly L[] = [],
     collect?: (counter: Counter<L>) => void | Promise<void>,
   ): Counter<L> {
-    const known = this.registry.getSingleMetric(name) as Counter<L> | undefined;
-    if (known) return known;
-    return new Counter<L>({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      ...(collect
-        ? {
-            async collect(this: Counter<L>) {
-              await collect(this);
-            },
-          }
-        : {}),
-    });
+    return (
+      (this.registry.getSingleMetric(name) as Counter<L> | undefined) ??
+      new Counter<L>({ name, help, labelNames, registers: [this.registry], ...collected(collect) })
+    );
   }
 
   histogram<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], buckets = LATENCY_BUCKETS): Histogram<L> {
@@ -49,21 +48,10 @@ export class Metrics {
 
   /** A gauge; with `collect`, its value is taken at each scrape (a queue's length, a consumer's lag). */
   gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], collect?: (gauge: Gauge<L>) => void | Promise<void>): Gauge<L> {
-    const known = this.registry.getSingleMetric(name) as Gauge<L> | undefined;
-    if (known) return known;
-    return new Gauge<L>({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      ...(collect
-        ? {
-            async collect(this: Gauge<L>) {
-              await collect(this);
-            },
-          }
-        : {}),
-    });
+    return (
+      (this.registry.getSingleMetric(name) as Gauge<L> | undefined) ??
+      new Gauge<L>({ name, help, labelNames, registers: [this.registry], ...collected(collect) })
+    );
   }
 
   /** The text exposition format, and its content type. */
