@@ -307,7 +307,7 @@ export const scaledMain = async (root: string): Promise<void> => {
     const rebuilt = parts.has('rebuild') ? await rebuilding() : null;
 
     const sections = [
-      `topology: scaled — event store: SQLite file shared by the processes; read store: FerretDB 1.24 (${ferret!.backend} backend${ferret!.backend === 'sqlite' ? '; FERRETDB_POSTGRESQL_URL runs it on PostgreSQL' : ''}); bus: NATS JetStream; api ×1, projector ×1, relay ×1 (${os.cpus().length} cores)`,
+      `topology: scaled — event store: SQLite file shared by the processes; read store: FerretDB 1.24 (${ferret.backend} backend${ferret.backend === 'sqlite' ? '; FERRETDB_POSTGRESQL_URL runs it on PostgreSQL' : ''}); bus: NATS JetStream; api ×1, projector ×1, relay ×1 (${os.cpus().length} cores)`,
       httpRows.length ? table([HEADER, ...httpRows]) : null,
       lag &&
         table([
