@@ -41,7 +41,9 @@ export const startNode = (
   nodeArgs: string[] = [],
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const command = PINNED ? ['taskset', ['-c', PINNED.children, process.execPath, ...nodeArgs, script]] as const : [process.execPath, [...nodeArgs, script]] as const;
+    const command = PINNED
+      ? (['taskset', ['-c', PINNED.children, process.execPath, ...nodeArgs, script]] as const)
+      : ([process.execPath, [...nodeArgs, script]] as const);
     const proc = spawn(command[0], command[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
     // BENCH_LOG_DIR keeps every child's whole output, a file per service and instance, appended (for a look at why a figure is what it is).

@@ -220,7 +220,20 @@ const main = async () => {
     }
 
     const text = table([
-      ['scenario', 'conns', 'svc req/s', 'base req/s', 'ratio: median (target)', 'range, rounds', 'svc p99', 'base p99', 'p99 ratio', 'svc non2xx/err', 'base non2xx/err', 'check'],
+      [
+        'scenario',
+        'conns',
+        'svc req/s',
+        'base req/s',
+        'ratio: median (target)',
+        'range, rounds',
+        'svc p99',
+        'base p99',
+        'p99 ratio',
+        'svc non2xx/err',
+        'base non2xx/err',
+        'check',
+      ],
       ...results.map((r) => [
         r.scenario,
         String(r.connections),
