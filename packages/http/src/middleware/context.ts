@@ -20,7 +20,8 @@ export const newRequestId = (): string => {
 /**
  * Outermost middleware: gives every request an id (Request-Id header), turns every error
  * into the spec's envelope, and keeps stacks in the log, never in the response. With
- * `docs`, each error names its section of the reference page at `<origin>/v1/docs`.
+ * `docs`, each error names its section of the reference page at `<origin>/v1/docs`; with
+ * `metrics`, every answer is timed by route and status.
  */
 export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics?: Metrics } = {}): Middleware => {
   const { docs, metrics } = options;
@@ -30,7 +31,6 @@ export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics
     'status',
   ]);
   return async (ctx, next) => {
-    const docsUrl = (status: number) => (docs ? `${ctx.origin}/v1/docs#${docs(ctx.method, ctx.path, status)}` : undefined);
     const requestId = newRequestId();
     ctx.state.requestId = requestId;
     ctx.set('Request-Id', requestId);
@@ -46,6 +46,7 @@ export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics
           });
       }
     } catch (err) {
+      const docsUrl = (status: number) => (docs ? `${ctx.origin}/v1/docs#${docs(ctx.method, ctx.path, status)}` : undefined);
       const api = toApiError(err);
       if (api) {
         ctx.status = api.status;
