@@ -32,7 +32,11 @@ export const traceparentOf = (ctx: Context = context.active()): string | undefin
 export const contextOf = (traceparent: string | undefined): Context => (traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT);
 
 export interface SpanOptions {
-  /** The parent, as a `traceparent` (an event's); default: the active context. */
+  /**
+   * The parent, as a `traceparent` (an event's): the span continues that trace, and none is made
+   * when it is undefined (an event appended while tracing was off, or a catch-up of old events,
+   * makes no trace of its own). Absent: a child of the active context.
+   */
   parent?: string;
   kind?: 'internal' | 'producer' | 'consumer' | 'client';
   attributes?: Record<string, string | number | boolean>;
@@ -42,6 +46,7 @@ const KINDS = { internal: SpanKind.INTERNAL, producer: SpanKind.PRODUCER, consum
 /** Starts a span (null when tracing is off): end it with `endSpan`. */
 export const startSpan = (name: string, options: SpanOptions = {}): Span | null => {
   if (!enabled) return null;
+  if ('parent' in options && !options.parent) return null;
   const parent = 'parent' in options ? contextOf(options.parent) : context.active();
   return tracer().startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: options.attributes }, parent);
 };

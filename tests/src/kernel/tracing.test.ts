@@ -49,4 +49,26 @@ t.test('on: the command is a child of its caller, its events carry it, the proje
   t.equal(event.metadata.traceparent, `00-${ids(append).traceId}-${ids(append).spanId}-01`, "the event carries the append's context");
   t.equal(project.parentSpanContext?.spanId, ids(append).spanId, "the projection continues the append's trace");
   t.strictSame(new Set(spans.map((s) => ids(s).traceId)).size, 1, 'one trace');
+
+  // Outside any span (the admin CLI, a catch-up of events written while tracing was off): the
+  // command makes its own span, but a consumer makes none for an event that carries no trace.
+  exporter.reset();
+  const untraced = await app.engines.events.append(
+    'workspace-ws_untraced',
+    [
+      {
+        id: crypto.randomUUID(),
+        type: 'workspace.created',
+        data: { id: 'ws_untraced', name: 'Old', slug: 'old' },
+        metadata: { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() },
+      },
+    ],
+    'no_stream',
+  );
+  await app.settle(untraced.position);
+  t.strictSame(
+    exporter.getFinishedSpans().map((s) => s.name),
+    [],
+    'no projection span for an event without a trace',
+  );
 });
