@@ -1,4 +1,4 @@
-import { existsSync, openSync, readdirSync, rmSync, statSync, writeSync, closeSync, cpSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { admin, adminJson, readStoreOnMongo, removeDir, startService, tempDir, type Service } from '../support/service';
@@ -116,4 +116,18 @@ t.test('backup and restore refuse what they cannot do, with the usage', async (t
   t.strictSame([noTo.code, /--to is required/.test(noTo.stderr)], [2, true]);
   const notBackup = await admin(dir, 'restore', '--from', dir);
   t.strictSame([notBackup.code, /not a backup/.test(notBackup.stderr)], [2, true]);
+  // A manifest that names a file elsewhere is refused before anything is read or written.
+  writeFileSync(
+    join(dir, 'backup.json'),
+    JSON.stringify({
+      format: 1,
+      files: [
+        { name: '../escape.sqlite', bytes: 1 },
+        { name: 'events.sqlite', bytes: 1 },
+      ],
+      events: 0,
+    }),
+  );
+  const tampered = await admin(dir, 'restore', '--from', dir);
+  t.strictSame([tampered.code, /must name exactly events\.sqlite and readstore\.sqlite/.test(tampered.stderr)], [1, true]);
 });

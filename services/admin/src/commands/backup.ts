@@ -5,7 +5,7 @@ import { formatPosition } from '@support/eventstore';
 import { API_VERSION } from '@support/http';
 import { flags, type Output, required, UsageError } from '../cli';
 
-/** What a backup folder holds besides the files: when, and the log's head at the end of the copy. */
+/** What a backup folder holds besides the files: when it was taken, the files and the events in the copied log. */
 const MANIFEST = 'backup.json';
 interface Manifest {
   format: 1;
@@ -54,8 +54,18 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
   if (config.eventstoreUrl || config.mongodbUrl) throw new UsageError('restore writes the embedded default ($DATA_DIR); EVENTSTORE_URL or MONGODB_URL is set');
   const manifestFile = join(from, MANIFEST);
   if (!existsSync(manifestFile)) throw new UsageError(`${from} holds no ${MANIFEST}: not a backup made by admin backup`);
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  } catch {
+    throw new Error(`${manifestFile} is not valid JSON: not a backup this version can restore`);
+  }
   if (manifest.format !== 1) throw new UsageError(`${from}: backup format ${String(manifest.format)} is not one this version restores`);
+  // Only the embedded files, each once: a manifest never names a path elsewhere.
+  const names = (manifest.files ?? []).map((f) => f.name).sort();
+  const expected = Object.values(EMBEDDED_FILES).sort();
+  if (JSON.stringify(names) !== JSON.stringify(expected))
+    throw new Error(`${manifestFile} must name exactly ${expected.join(' and ')} (it names ${names.join(', ') || 'nothing'})`);
   const started = Date.now();
   for (const { name } of manifest.files) {
     out.progress(`checking ${name}…`);
