@@ -36,7 +36,8 @@ export class Intake {
         const data = await this.payloads.build(event);
         if (!data) return;
         const eventId = webhookEventId(event.id, at);
-        const traceparent = traceparentOf();
+        // Only the intake's own span (an event without a trace makes none): never a context this ran in by chance.
+        const traceparent = event.metadata.traceparent ? traceparentOf() : undefined;
         await this.records.recordEvent({ id: eventId, workspace_id: workspaceId, type: event.type, data, created_at: at });
         for (const endpoint of endpoints) {
           await this.records.enqueue({
