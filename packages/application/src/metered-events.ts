@@ -1,4 +1,4 @@
-import { type EventStore, PartialAppendError, WrongExpectedRevisionError } from '@support/eventstore';
+import { type EventStore, forwardingEvents, PartialAppendError, WrongExpectedRevisionError } from '@support/eventstore';
 import type { Metrics } from '@support/kernel';
 
 /**
@@ -22,13 +22,8 @@ export const meteredEvents = (events: EventStore, metrics: Metrics): EventStore 
     }
   };
   return {
+    ...forwardingEvents(events),
     append: (stream, batch, expected) => timed('append', () => events.append(stream, batch, expected)),
     appendMany: (appends) => timed('append_many', () => events.appendMany(appends)),
-    readStream: (stream, fromRevision) => events.readStream(stream, fromRevision),
-    readAll: (after, limit, types) => events.readAll(after, limit, types),
-    subscribe: (after, handler, onError) => events.subscribe(after, handler, onError),
-    head: () => events.head(),
-    countByType: () => events.countByType(),
-    close: () => events.close(),
   };
 };

@@ -84,6 +84,22 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
+/**
+ * Every method of `events`, passed through: the base of a wrapper that changes a few
+ * (Application's metered and upcasting stores). Methods, not a prototype: an adapter's own
+ * fields stay on the adapter.
+ */
+export const forwardingEvents = (events: EventStore): EventStore => ({
+  append: (stream, batch, expected) => events.append(stream, batch, expected),
+  appendMany: (appends) => events.appendMany(appends),
+  readStream: (stream, fromRevision) => events.readStream(stream, fromRevision),
+  readAll: (after, limit, types) => events.readAll(after, limit, types),
+  subscribe: (after, handler, onError) => events.subscribe(after, handler, onError),
+  head: () => events.head(),
+  countByType: () => events.countByType(),
+  close: () => events.close(),
+});
+
 export class WrongExpectedRevisionError extends Error {
   constructor(
     readonly stream: string,

@@ -1,4 +1,4 @@
-import type { EventStore, NewEvent, RecordedEvent } from './port';
+import { type EventStore, forwardingEvents, type NewEvent, type RecordedEvent } from './port';
 
 /**
  * Turns a recorded event of `type` written at schema version `from` into version `from + 1`.
@@ -55,13 +55,11 @@ export const upcastingEvents = (events: EventStore, upcasters: readonly Upcaster
     });
   const all = (batch: RecordedEvent[]) => batch.map((e) => upcast(e, byKey));
   return {
+    ...forwardingEvents(events),
     append: (stream, batch, expected) => events.append(stream, stamped(batch), expected),
     appendMany: (appends) => events.appendMany(appends.map((a) => ({ ...a, events: stamped(a.events) }))),
     readStream: async (stream, fromRevision) => all(await events.readStream(stream, fromRevision)),
     readAll: async (after, limit, types) => all(await events.readAll(after, limit, types)),
     subscribe: (after, handler, onError) => events.subscribe(after, (batch) => handler(all(batch)), onError),
-    head: () => events.head(),
-    countByType: () => events.countByType(),
-    close: () => events.close(),
   };
 };

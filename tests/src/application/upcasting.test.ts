@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { START, upcastingEvents, type NewEvent, type RecordedEvent, type Upcaster } from '@support/eventstore';
 import { SqliteEventStore } from '@support/eventstore/sqlite';
@@ -31,15 +31,20 @@ const current = (id: string, name: string): NewEvent => ({
   data: { id, workspace_id: 'ws_1', name, color: null, is_active: false },
   metadata: meta({ schema_version: 2 }),
 });
-const shapes = (events: RecordedEvent[]) => events.map((e) => [e.data, (e.metadata as { schema_version?: number }).schema_version]);
-
-t.test('every read gives the current version: streams, the log, subscriptions; newer events and the log itself stay as written', async (t) => {
+/** An embedded log of the test's own, read without upcasting. */
+const rawLog = (t: Test): SqliteEventStore => {
   const dir = tempDir('upcast-');
   const raw = new SqliteEventStore(join(dir, 'events.sqlite'));
   t.teardown(async () => {
     await raw.close();
     removeDir(dir);
   });
+  return raw;
+};
+const shapes = (events: RecordedEvent[]) => events.map((e) => [e.data, (e.metadata as { schema_version?: number }).schema_version]);
+
+t.test('every read gives the current version: streams, the log, subscriptions; newer events and the log itself stay as written', async (t) => {
+  const raw = rawLog(t);
   await raw.append('tag-tag_1', [oldTag('tag_1', 'billing')], 'no_stream');
   await raw.append('tag-tag_2', [current('tag_2', 'vip')], 'no_stream');
   const store = upcastingEvents(raw, [TAG_V1_TO_V2]);
@@ -78,12 +83,7 @@ t.test('every read gives the current version: streams, the log, subscriptions; n
 });
 
 t.test('versions chain, one step each; two upcasters for one version are refused', async (t) => {
-  const dir = tempDir('upcast-chain-');
-  const raw = new SqliteEventStore(join(dir, 'events.sqlite'));
-  t.teardown(async () => {
-    await raw.close();
-    removeDir(dir);
-  });
+  const raw = rawLog(t);
   await raw.append('tag-tag_1', [oldTag('tag_1', 'billing')], 'no_stream');
   const v2ToV3: Upcaster = { type: 'tag.created', from: 2, up: ({ name, ...rest }) => ({ ...rest, name: String(name).toUpperCase() }) };
   const [event] = await upcastingEvents(raw, [v2ToV3, TAG_V1_TO_V2]).readStream('tag-tag_1');
