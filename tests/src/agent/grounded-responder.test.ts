@@ -77,15 +77,19 @@ t.test('a balanced friendly answer, composed from the matching sentences of the 
   // Given the password question and its hits
   // When the grounded responder answers with the default-ish settings
   const answer = await ask(question());
-  // Then two bubbles of whole, plain sentences, greeting first and closing last
+  // Then two bubbles of whole, plain sentences, one per passage, greeting first and closing last
   t.strictSame(answer, {
     messages: [
-      'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
-      'The reset link is valid for 24 hours. I hope that helps!',
+      'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
+      'After a password reset, two-step verification stays on. You can turn it off in Security settings. More: https://help.example.com/2fa. I hope that helps!',
     ],
     quick_replies: ['Tell me about "Changing your e-mail address"', 'Tell me about "Account security checklist"'],
-    buttons: [{ text: 'sign-in page', url: 'https://app.example.com/login' }],
-    images: ['https://cdn.example.com/signin.png'],
+    buttons: [
+      { text: 'sign-in page', url: 'https://app.example.com/login' },
+      { text: 'Security settings', url: 'https://app.example.com/settings/security' },
+      { text: 'Open help.example.com/2fa', url: 'https://help.example.com/2fa' },
+    ],
+    images: ['https://cdn.example.com/signin.png', 'https://cdn.example.com/2fa.webp'],
     sources: ['Resetting your password'],
     grounded: true,
   });
@@ -106,12 +110,15 @@ t.test('response_length shapes the number of bubbles', async (t) => {
   t.equal(detailed.messages.length, 4);
   t.equal(
     concise.messages[0],
-    'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
+    'Hi there! If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
     'concise: the best sentences, no closing',
   );
   t.strictSame(
     detailed.messages.slice(2),
-    ['After a password reset, two-step verification stays on.', 'A password reset is needed to confirm the change, see Profile. I hope that helps!'],
+    [
+      'After a password reset, two-step verification stays on. You can turn it off in Security settings. More: https://help.example.com/2fa.',
+      'A password reset is needed to confirm the change, see Profile. I hope that helps!',
+    ],
     'detailed: the next relevant passages follow',
   );
 
@@ -132,7 +139,7 @@ t.test("only the conversation's first answer greets", async (t) => {
   const next = await ask(question({ history }, { response_length: 'concise' }));
   // Then the answer goes on without a second "Hi there!"
   t.strictSame(next.messages, [
-    'If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address.',
+    'If you forgot your password, click Forgot password on the sign-in page. We send a password reset link to your e-mail address. The reset link is valid for 24 hours.',
   ]);
   // And a customer's earlier messages alone do not count
   const first = await ask(question({ history: history.slice(0, 1) }, { response_length: 'concise' }));
@@ -295,8 +302,7 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
   t.strictSame(
     answer.messages,
     [
-      'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. CSV: Size small.',
-      'Exports of more than a year are e-mailed to you. Anything else?',
+      'Hey! To export your sales: Open Reports. Choose a date range. Click Export CSV. CSV: Size small. Exports of more than a year are e-mailed to you. Anything else?',
     ],
     "in the article's order: the steps, the table row, the note",
   );

@@ -53,3 +53,25 @@ t.test('a message asking two things is answered on both, from the article that a
   t.match(said, /A gift card never expires\./);
   t.strictSame(r.body.sources, ['Shipping times and costs', 'Gift cards']);
 });
+
+t.test('a yes-or-no question about something no article names is not answered from the nearest article', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
+  // Given articles that name the countries shipped to, and never Australia
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'Do you deliver to Australia?' });
+  t.equal(r.status, 200);
+  // Then no shipping article is quoted as if it answered: the customer hears that it is not known
+  t.strictSame(r.body.sources, []);
+  t.notMatch(r.body.messages.join(' '), /United Kingdom/);
+  // And a country the articles name is answered, as is an open question naming an unknown city
+  const canada = await e2e.ws.api.post('/agent/messages', { message: 'Do you deliver to Canada?' });
+  t.strictSame(canada.body.sources, ['Shipping times and costs']);
+  const toronto = await e2e.ws.api.post('/agent/messages', { message: 'I live in Toronto. How long does delivery to Canada take?' });
+  t.strictSame(toronto.body.sources, ['Shipping times and costs']);
+});
+
+t.test('with escalation on, that question is handed to a person as one it could not answer', async (t) => {
+  await enableAgent(e2e.ws, { escalation: { enabled: true } });
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'Can I pay with Bitcoin for a gift card?' });
+  t.strictSame([r.status, r.body.escalated, r.body.escalation_reason, r.body.sources, r.body.credits_used], [200, true, 'no_answer', [], 0]);
+  await enableAgent(e2e.ws, { escalation: { enabled: false } });
+});

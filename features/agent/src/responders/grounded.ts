@@ -5,7 +5,7 @@ import { extractLinks, plain, sentenceEnd, sentencesOf } from './markdown';
 import { holdsKind, kindsAsked } from './answer-type';
 import { analysed, judgeHits, relevantHits, type Unit } from './relevance';
 import type { Answer, Question, Responder } from './types';
-import { BUBBLES, chunk, type Chunk, inTextOrder, interleave, withAntecedents } from './bubbles';
+import { BUBBLES, chunk, type Chunk, CONTINUES, interleave } from './bubbles';
 import { quickReplyFor, WORDING } from './wording';
 
 /**
@@ -20,10 +20,12 @@ import { quickReplyFor, WORDING } from './wording';
  *   long"), and the sentences within UNIT_MARGIN of the best are the "matching" ones; without
  *   it, the sentences sharing question terms are (when none does, the passage matched by its
  *   title or heading and its first sentence stands in);
- * - bubble candidates: for each relevant passage in rank order, its matching sentences, best
- *   matching first, two to a bubble (shown in text order); then, to fill a longer answer, the
- *   passages' other sentences in text order. Duplicate sentences are dropped;
- * - `response_length` takes the first 1 (concise), 2 (balanced) or up to 4 (detailed) bubbles;
+ * - sentences are picked while they fit in the bubbles `response_length` allows (1 concise, 2
+ *   balanced, 4 detailed; a bubble holds one passage's sentences, up to three while it stays
+ *   short, in the article's order): for each relevant passage in rank order its matching
+ *   sentences, best first (a sentence opening with "Then…" or "It…" with the one before it);
+ *   then, to fill an answer of two bubbles or more, the best article's other sentences in text order, never
+ *   another article's. Duplicate sentences are dropped;
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
@@ -148,31 +150,62 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     scores
       ? (scores.get(u.text) ?? 0) + (UNIT_TERM_WEIGHT * overlap(u)) / Math.max(1, asked.size) + UNIT_KIND_WEIGHT * kindShare(u)
       : overlap(u) + kindShare(u);
-  const best = scores ? Math.max(...relevant.flatMap((h) => unitsOf(h.passage).map(score))) : 0;
-  const firstChunks: Chunk[] = [];
-  const laterChunks: Chunk[] = [];
+  // Every sentence once, with the passage it is shown from.
   const seen = new Set<string>();
-  const topArticle = relevant[0].passage.articleId;
-  for (const hit of relevant) {
-    const units = unitsOf(hit.passage).filter((u) => {
-      const key = u.text.toLowerCase();
-      return seen.has(key) ? false : (seen.add(key), true);
-    });
-    if (units.length === 0) continue;
-    // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
-    let matching = scores ? units.filter((u) => score(u) >= best - UNIT_MARGIN) : units.filter((u) => overlap(u) > 0);
-    if (matching.length === 0 && !scores) matching = [units[0]];
-    const ranked = withAntecedents(
-      [...matching].sort((a, b) => score(b) - score(a) || a.index - b.index),
-      units,
-    );
-    const rest = units.filter((u) => !ranked.includes(u));
-    firstChunks.push(...chunk(ranked).map((units) => ({ hit, units })));
-    // A longer answer is filled from the best article only: never padded with another article's sentences.
-    if (hit.passage.articleId === topArticle) laterChunks.push(...chunk(rest).map((units) => ({ hit, units })));
+  const pool: Pick[] = [];
+  relevant.forEach((hit, rank) => {
+    for (const unit of unitsOf(hit.passage)) {
+      const key = unit.text.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pool.push({ hit, unit, rank, score: score(unit) });
+    }
+  });
+  if (pool.length === 0) return null;
+  const best = Math.max(...pool.map((p) => p.score));
+  // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
+  // Without the model, a passage none of whose sentences shares a word matched by its title or heading: its first sentence stands in.
+  const matching = scores
+    ? pool.filter((p) => p.score >= best - UNIT_MARGIN)
+    : pool.filter((p, i) => overlap(p.unit) > 0 || (pool[i - 1]?.hit !== p.hit && !pool.some((o) => o.hit === p.hit && overlap(o.unit) > 0)));
+  // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
+  const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
+
+  const picked: Pick[] = [];
+  const fits = (p: Pick) => layout([...picked, p]).length <= bubbles;
+  const take = (p: Pick | undefined) => {
+    if (p && !picked.includes(p) && fits(p)) picked.push(p);
+  };
+  for (const p of ranked) {
+    // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone answers nothing).
+    const before = pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1);
+    if (before && CONTINUES.test(p.unit.text)) take(before);
+    take(p);
   }
-  const chosen = inTextOrder([...firstChunks, ...laterChunks].slice(0, bubbles));
+  // A longer answer (two bubbles or more) is filled from the best article only: never padded with another article's sentences.
+  const topArticle = relevant[0].passage.articleId;
+  if (bubbles > 1) for (const p of pool) if (p.hit.passage.articleId === topArticle) take(p);
+  const chosen = layout(picked);
   return chosen.length === 0 ? null : { chosen, judged, relevant };
+};
+
+/** A sentence that may be chosen, with its passage and that passage's rank among the relevant ones. */
+interface Pick {
+  hit: SearchHit;
+  unit: Unit;
+  rank: number;
+  score: number;
+}
+
+/** The picked sentences as bubbles: each passage's in the article's order, passages in the order first picked. */
+const layout = (picks: readonly Pick[]): Chunk[] => {
+  const byPassage = new Map<string, { hit: SearchHit; units: Unit[] }>();
+  for (const p of picks) {
+    const group = byPassage.get(p.hit.passage.id) ?? { hit: p.hit, units: [] };
+    group.units.push(p.unit);
+    byPassage.set(p.hit.passage.id, group);
+  }
+  return [...byPassage.values()].flatMap(({ hit, units }) => chunk([...units].sort((a, b) => a.index - b.index)).map((u) => ({ hit, units: u })));
 };
 
 /**

@@ -6,6 +6,7 @@ import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts } from '../responders/grounded';
 import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
+import { unknownSubject } from '../rules/unknown-subject';
 import type { QuestionPart } from '../responders/types';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
@@ -74,10 +75,22 @@ export class KnowledgeFeed {
     return searchKnowledge(this.index, this.semantic, workspaceId, query, topK, scope);
   }
 
-  /** What a customer's message may be answered from: public passages; none, and `offTopic`, when it asks for something off-topic (rules/off-topic.ts). */
+  /**
+   * What a customer's message may be answered from: public passages; none, and `offTopic`, when
+   * it asks for something off-topic (rules/off-topic.ts); none when it asks whether something
+   * the public articles never name is so (rules/unknown-subject.ts).
+   */
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
-    return (await offTopic(this.semantic, message, hits)) ? { hits: [], offTopic: true } : { hits, offTopic: false };
+    if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
+    if (hits.length > 0 && unknownSubject(message, (word) => this.mentioned(workspaceId, word))) return { hits: [], offTopic: false };
+    return { hits, offTopic: false };
+  }
+
+  /** Whether a public passage of the workspace holds the word (any case, as a whole word). */
+  private mentioned(workspaceId: string, word: string): boolean {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+    return this.index.passagesIn(workspaceId, { customerFacing: true }).some((p) => re.test(p.title) || re.test(p.heading ?? '') || re.test(p.text));
   }
 
   /**

@@ -1,0 +1,41 @@
+import { looksEnglish } from '../knowledge/text';
+
+/**
+ * A yes-or-no question about something the help centre never names ("Does it work with Apple
+ * HomeKit?", "Do you deliver to Australia?", "Can I pay in Bitcoin?"): nothing the customer may
+ * read can confirm it, and answering from the nearest article (the shipping countries, the
+ * supported assistants) reads as a yes or a guess. Such a question is not answered from the
+ * articles: the customer gets "I don't know" (a person, when escalation is on).
+ *
+ * A name is a capitalised word inside a sentence (not its first word, not "I", not a word in
+ * capitals, which is shouting as often as an acronym). Only English questions are judged: other
+ * languages capitalise other words (German nouns). An open question naming an unknown place
+ * ("I live in Toronto. What does delivery cost?") is still answered: its answer (the rate for
+ * Canada) may well be in the articles.
+ */
+export const unknownSubject = (message: string, mentioned: (word: string) => boolean): boolean => {
+  if (!looksEnglish(message)) return false;
+  const asked = questionSentence(message);
+  if (asked === null || !YES_NO.test(asked)) return false;
+  return namesIn(asked).some((name) => !mentioned(name));
+};
+
+/** The question a message asks: its last sentence ending in "?" (else the whole message when it is one sentence). */
+const questionSentence = (message: string): string | null => {
+  const sentences = message
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const questions = sentences.filter((s) => s.endsWith('?'));
+  if (questions.length > 0) return questions[questions.length - 1];
+  return sentences.length === 1 ? sentences[0] : null;
+};
+
+/** Opens like a yes-or-no question, after an optional greeting ("Hi, do you…"). */
+const YES_NO = /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|does|did|can|could|is|are|will|would|may|have|has)\b/i;
+
+/** Capitalised words after a sentence's first: the names a question mentions. */
+const namesIn = (sentence: string): string[] =>
+  [...sentence.matchAll(/(?<=[\s(/"'])(\p{Lu}[\p{L}\p{N}'-]*)/gu)]
+    .map((m) => m[1].replace(/'s$/, ''))
+    .filter((w) => w !== 'I' && w !== "I'm" && w !== w.toUpperCase());

@@ -1,0 +1,30 @@
+import t from 'tap';
+import { unknownSubject } from '@support/agent';
+
+// The help centre's words, as the knowledge feed checks them (any case, whole words).
+const KNOWN = new Set(['alexa', 'google', 'home', 'canada', 'plus', 'nestwise', 'hub']);
+const mentioned = (word: string) => KNOWN.has(word.toLowerCase());
+
+t.test('a yes-or-no question naming something no public article names is unknown', async (t) => {
+  for (const message of [
+    'Do you deliver to Australia?',
+    'Does Nestwise work with Apple HomeKit and Siri?',
+    'Hi, can I pay for Plus in Bitcoin?',
+    'I have a question. Will the hub run on Zigbee Pro?',
+  ])
+    t.equal(unknownSubject(message, mentioned), true, message);
+});
+
+t.test('the rest is answered from the articles as usual', async (t) => {
+  for (const [message, why] of [
+    ['Does Nestwise work with Alexa and Google Home?', 'every name is in the articles'],
+    ['Do you deliver to Canada?', 'a known place'],
+    ['I live in Toronto. What does delivery cost?', 'an open question, whose answer (the rate for Canada) the articles may hold'],
+    ['Australia is where I live, do you ship there?', 'the first word of a sentence is not taken for a name'],
+    ['Can the hub control my pool pump?', 'no name at all: the similarity rules judge it'],
+    ['Can I get a refund NOW?', 'capitals are shouting, not a name'],
+    ['¿Puedo pagar con Bitcoin?', 'only English questions are judged'],
+    ['Kann ich mit Bitcoin zahlen?', 'German capitalises its nouns'],
+  ])
+    t.equal(unknownSubject(message, mentioned), false, `${message}: ${why}`);
+});
