@@ -51,6 +51,38 @@ t.test('without a model: load says why and returns null, search is BM25 alone', 
   t.strictSame(await searchKnowledge(index, null, 'ws_r', 'refund card', 5), index.search('ws_r', 'refund card', 5));
 });
 
+t.test("a passage's closest sentence counts: the passage holding the sentence that answers ranks first", async (t) => {
+  // Given a model (made up, three dimensions) by which the first article as a whole is closer to
+  // the question than the second, while one sentence of the second is the closest of all
+  const unit = (x: number) => Float32Array.from([x, Math.sqrt(1 - x * x), 0]);
+  const model = {
+    name: 'made-up',
+    dimensions: 3,
+    embed: async (texts: readonly string[], kind: 'query' | 'passage') =>
+      texts.map((text) => {
+        if (kind === 'query') return Float32Array.from([1, 0, 0]);
+        const sentence = text.includes(': '); // a sentence is compared after its heading or title (sentences.ts)
+        if (sentence) return unit(text.includes('Beta exact') ? 0.99 : 0.5);
+        return unit(text.startsWith('Alpha') ? 0.9 : 0.85);
+      }),
+    close: async () => undefined,
+  };
+  const index = new KnowledgeIndex();
+  index.upsert(article('kb_a', 'Alpha', 'Alpha one. Alpha two.'));
+  index.upsert(article('kb_b', 'Beta', 'Beta one. Beta exact.'));
+  const semantic = new SemanticSearch(model);
+  // When a question is searched
+  const hits = await semantic.search(index, 'ws_r', 'where?', 2);
+  // Then the second article ranks first, by 0.85 + 0.35 × 0.99 against 0.9 + 0.35 × 0.5, each similarity its passage's own
+  t.strictSame(
+    hits.map((h) => [h.passage.articleId, Number(h.similarity!.toFixed(2)), Number(h.score.toFixed(4))]),
+    [
+      ['kb_b', 0.85, 1.1965],
+      ['kb_a', 0.9, 1.075],
+    ],
+  );
+});
+
 t.test('a model binary that does not run: load says why', { skip: NO_MODEL }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bad-model-'));
   try {

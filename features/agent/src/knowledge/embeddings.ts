@@ -1,5 +1,6 @@
 import { KnowledgeIndex } from './knowledge-index';
-import { keepBest, searchableText } from './ranking';
+import { compareHits, keepBest, searchableText } from './ranking';
+import { answerTexts } from './sentences';
 import { defaultModelDir, E5Model, type EmbeddingModel } from './e5-model';
 import type { Passage, SearchHit, SearchScope } from './types';
 import { VectorFile } from './vector-file';
@@ -29,6 +30,17 @@ export const FUSION_BM25_WEIGHT = 0.02;
  * On the tuning half, every question with an answering article reaches it; off-topic ones do not.
  */
 export const MIN_SIMILARITY = 0.81;
+
+/**
+ * How much a passage's closest sentence (after its heading, sentences.ts) adds to its score: a
+ * question after one fact ("how often are transactions synced?") is closest to the sentence that
+ * holds it, which the whole passage's embedding dilutes. Only the best SENTENCE_POOL passages
+ * are re-scored (their sentences were embedded when the article was indexed). Tuning half,
+ * recall@1: 0.859 without; 0.859 at 0.25, 0.897 at 0.35, 0.885 at 0.5, 0.872 at 1, 0.833 at 2
+ * (pool 10 to 40: the same).
+ */
+export const SENTENCE_WEIGHT = 0.35;
+export const SENTENCE_POOL = 20;
 
 /** The text a passage is embedded as: title, heading and body, without URLs. */
 export const passageForEmbedding = (p: Passage): string =>
@@ -62,6 +74,8 @@ export class SemanticSearch {
   private readonly cache = new Map<string, Float32Array>();
   /** Each indexed passage's embedding, kept with the passage object (the index holds one per passage; a replaced article's go with it). */
   private readonly vectors = new WeakMap<Passage, Float32Array>();
+  /** Its sentences' embeddings, the same way. */
+  private readonly sentenceVectors = new WeakMap<Passage, Float32Array[]>();
 
   constructor(
     readonly model: EmbeddingModel,
@@ -172,8 +186,8 @@ export class SemanticSearch {
   /**
    * The best `topK` passages in scope, by similarity + FUSION_BM25_WEIGHT × BM25 / best BM25,
    * with `similarity` set, among those that share a word with the question or reach
-   * MIN_SIMILARITY; at most the index's `maxPerArticle` passages of one article. Ties: article
-   * id, passage order.
+   * MIN_SIMILARITY, then the best SENTENCE_POOL re-scored by their closest sentence; at most
+   * the index's `maxPerArticle` passages of one article. Ties: article id, passage order.
    */
   async search(index: KnowledgeIndex, workspaceId: string, query: string, topK: number, scope: SearchScope = {}): Promise<SearchHit[]> {
     const passages = index.passagesIn(workspaceId, scope);
@@ -187,8 +201,9 @@ export class SemanticSearch {
     const cap = index.options.maxPerArticle > 0 ? index.options.maxPerArticle : Infinity;
     const hits: SearchHit[] = [];
     const ofArticle: SearchHit[] = [];
+    const pool = Math.max(topK, SENTENCE_POOL);
     const flush = () => {
-      for (const hit of ofArticle) keepBest(hits, hit, topK);
+      for (const hit of ofArticle) keepBest(hits, hit, pool);
       ofArticle.length = 0;
     };
     passages.forEach((passage, i) => {
@@ -199,7 +214,25 @@ export class SemanticSearch {
       keepBest(ofArticle, { passage, similarity, score: similarity + (best > 0 ? (FUSION_BM25_WEIGHT * (lexical ?? 0)) / best : 0) }, cap);
     });
     flush();
-    return hits;
+    const rescored = await Promise.all(
+      hits.map(async (hit) => {
+        const sentences = await this.sentencesOf(hit.passage);
+        let closest = 0;
+        for (const v of sentences) closest = Math.max(closest, dot(q, v));
+        return { ...hit, score: hit.score + SENTENCE_WEIGHT * closest };
+      }),
+    );
+    return rescored.sort(compareHits).slice(0, topK);
+  }
+
+  /** A passage's sentences' embeddings (from the cache or disk when the article was indexed). */
+  private async sentencesOf(passage: Passage): Promise<Float32Array[]> {
+    let vectors = this.sentenceVectors.get(passage);
+    if (!vectors) {
+      vectors = await this.embed(answerTexts(passage), 'passage');
+      this.sentenceVectors.set(passage, vectors);
+    }
+    return vectors;
   }
 }
 

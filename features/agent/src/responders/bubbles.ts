@@ -1,5 +1,5 @@
 import type { SearchHit } from '../knowledge/types';
-import type { Unit } from './relevance';
+import type { Unit } from '../knowledge/sentences';
 import type { ResponseLength } from './types';
 
 // How an answer's sentences are cut into chat bubbles and put in order.

@@ -1,9 +1,10 @@
 import { terms } from '../knowledge/text';
-import type { Passage, SearchHit } from '../knowledge/types';
+import type { SearchHit } from '../knowledge/types';
 import { ANSWER_LIMITS, distinctBy } from './answer';
-import { extractLinks, plain, sentenceEnd, sentencesOf } from './markdown';
+import { extractLinks } from './markdown';
 import { holdsKind, kindsAsked } from './answer-type';
-import { analysed, judgeHits, relevantHits, type Unit } from './relevance';
+import { judgeHits, relevantHits } from './relevance';
+import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
 import { BUBBLES, chunk, type Chunk, CONTINUES, interleave } from './bubbles';
 import { quickReplyFor, WORDING } from './wording';
@@ -68,16 +69,6 @@ const chooseFor = async (question: Question, bubbles: number): Promise<Choice | 
   return choose(question, bubbles, new Map(texts.map((text, i) => [text, sims[i]])));
 };
 
-/**
- * A sentence as it is compared with the question: after its section's heading (else its
- * article's title), which says what it is about ("Connect a bank: Transactions are synced once
- * every 24 hours"). On the tuning half, the heading did better than the title, both, or neither.
- */
-const inContext = (passage: Passage, sentence: string): string => `${passage.heading ?? passage.title}: ${sentence}`;
-
-/** The texts an answer from `passage` compares with a question: embedded when the article is indexed, so no customer waits for them. */
-export const answerTexts = (passage: Passage): string[] => unitsOf(passage).map((u) => inContext(passage, u.text));
-
 /** A sentence within this much similarity of the best one answers too (chosen on the tuning half of tests/fixtures/eval). */
 export const UNIT_MARGIN = 0.04;
 /** How much a sentence's share of the question's words adds to its similarity. */
@@ -96,16 +87,6 @@ const candidates = (question: Question, relevant: SearchHit[]): SearchHit[] => {
   const more = question.passagesOf(relevant[0].passage.articleId).filter((p) => !have.has(p.id));
   return [...relevant, ...more.map((passage): SearchHit => ({ passage, score: 0 }))];
 };
-
-/**
- * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`, a
- * heading with a number) comes first, as a sentence.
- */
-const unitsOf = (passage: Passage): Unit[] =>
-  analysed(passage, 'units', () => {
-    const heading = passage.heading && /\d/.test(passage.heading) ? [sentenceEnd(plain(passage.heading))] : [];
-    return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
-  });
 
 /** What one question's answer is made of: its bubbles, best first, and how its hits were judged. */
 interface Choice {

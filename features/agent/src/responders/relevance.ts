@@ -1,6 +1,7 @@
 import { MIN_SIMILARITY } from '../knowledge/embeddings';
 import { looksEnglish, terms } from '../knowledge/text';
-import type { Passage, SearchHit } from '../knowledge/types';
+import { analysed } from '../knowledge/sentences';
+import type { SearchHit } from '../knowledge/types';
 
 /*
  * Relevance rule (scores are BM25-like and unnormalised, so no raw score is a threshold alone).
@@ -36,34 +37,12 @@ export const MIN_SIMILARITY_NO_SHARED_WORD = 0.825;
 export const MIN_RELATIVE_SCORE = 0.4;
 export const MIN_RELATED_SCORE = 0.2;
 
-/** A piece of answer text: one sentence, or a lead-in sentence with the list items it introduces. */
-export interface Unit {
-  text: string;
-  terms: Set<string>;
-  index: number;
-}
-
 interface Scored {
   hit: SearchHit;
   share: number;
   relevant: boolean;
   related: boolean;
 }
-
-/**
- * What the responder derives from a passage (its terms, its sentences) depends on the passage
- * alone: kept per passage object, so a passage asked about again is not analysed again. The
- * index keeps one object per indexed passage; a replaced article's old objects are collected.
- */
-const analyses = new WeakMap<Passage, { terms?: Set<string>; units?: Unit[] }>();
-export const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, make: () => NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>) => {
-  let entry = analyses.get(passage);
-  if (!entry) {
-    entry = {};
-    analyses.set(passage, entry);
-  }
-  return (entry[key] ??= make()) as NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>;
-};
 
 /** Every hit with its share of the question's terms and whether it is relevant / related (rule above). */
 export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[] => {

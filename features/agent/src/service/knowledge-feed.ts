@@ -3,7 +3,7 @@ import { ArticleEvent } from '@support/knowledge-base';
 import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
-import { answerTexts } from '../responders/grounded';
+import { answerTexts } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
 import { unknownSubject } from '../rules/unknown-subject';

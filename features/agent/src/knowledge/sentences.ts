@@ -1,0 +1,48 @@
+import { plain, sentenceEnd, sentencesOf } from '../responders/markdown';
+import { terms } from './text';
+import type { Passage } from './types';
+
+/** A piece of answer text: one sentence, or a lead-in sentence with the list items it introduces. */
+export interface Unit {
+  text: string;
+  terms: Set<string>;
+  index: number;
+}
+
+/**
+ * What is derived from a passage (its terms, its sentences) depends on the passage alone: kept
+ * per passage object, so a passage asked about again is not analysed again. The index keeps one
+ * object per indexed passage; a replaced article's old objects are collected.
+ */
+const analyses = new WeakMap<Passage, { terms?: Set<string>; units?: Unit[] }>();
+export const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, make: () => NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>) => {
+  let entry = analyses.get(passage);
+  if (!entry) {
+    entry = {};
+    analyses.set(passage, entry);
+  }
+  return (entry[key] ??= make()) as NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>;
+};
+
+/**
+ * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`, a
+ * heading with a number) comes first, as a sentence.
+ */
+export const unitsOf = (passage: Passage): Unit[] =>
+  analysed(passage, 'units', () => {
+    const heading = passage.heading && /\d/.test(passage.heading) ? [sentenceEnd(plain(passage.heading))] : [];
+    return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
+  });
+
+/**
+ * A sentence as it is compared with a question: after its section's heading (else its
+ * article's title), which says what it is about ("Connect a bank: Transactions are synced once
+ * every 24 hours"). On the tuning half, the heading did better than the title, both, or neither.
+ */
+export const inContext = (passage: Passage, sentence: string): string => `${passage.heading ?? passage.title}: ${sentence}`;
+
+/**
+ * A passage's sentences as they are compared with a question (search's sentence match, an
+ * answer's choice): embedded when the article is indexed, so no customer waits for them.
+ */
+export const answerTexts = (passage: Passage): string[] => unitsOf(passage).map((u) => inContext(passage, u.text));
