@@ -45,4 +45,5 @@ export { VectorFile } from './knowledge/vector-file';
 export * from './service/configs';
 export * from './service/knowledge-feed';
 export * from './service/turns';
+export * from './service/turn-io';
 export { Agent, agentOf } from './service/agent';

@@ -12,6 +12,7 @@ export * from './per-application';
 export * from './auth/authenticate';
 export * from './auth/tokens';
 export * from './commands/execute';
+export * from './commands/execute-together';
 export { Reservations, reservationStream } from './commands/reservations';
 export { KeyedBatches } from './commands/keyed-batches';
 export * from './commands/workspaces';

@@ -14,7 +14,8 @@ import {
 import { CheckpointWriter, Collection, CollectionWrites, Doc, ReadStore } from '@support/readstore';
 import { FailureStreak, isolateBatch, SET_ASIDE_AFTER } from './isolate';
 import { AnyProjection, LoggedEvent, ProjectedEvent } from './projection';
-import { endSpan, type Logger, startSpan, tracingEnabled } from '@support/kernel';
+import type { Logger } from '@support/kernel';
+import { batchSpans } from './batch-spans';
 import { CHECKPOINT, ProjectionWatch, ProjectorOptions, readModelCheckpoint } from './projector-options';
 import { SetAsideLog, setAsideId } from './set-aside';
 import { REBUILD_FLUSH_AT, WriteBehind } from './write-behind';
@@ -159,25 +160,16 @@ export class Projector implements ProjectionWatch {
     // A crash part-way there leaves some written without the checkpoint: replayed events skip
     // them by `_pos`.
     const docs = new WriteBehind();
-    // Each event's span continues the trace of the request that appended it (tracing on only).
-    const spans = tracingEnabled()
-      ? batch.map((e) =>
-          startSpan(`project ${e.type}`, {
-            parent: e.metadata.traceparent,
-            kind: 'consumer',
-            attributes: { 'support.consumer': this.checkpoint, 'support.stream': e.stream },
-          }),
-        )
-      : [];
+    const spans = batchSpans(batch, this.checkpoint);
     try {
       for (const event of batch) {
         const reading = this.applyOne(event, docs);
         if (reading) await reading;
       }
       await this.commit(docs.take(), batch[batch.length - 1].position);
-      for (const span of spans) endSpan(span);
+      spans.end();
     } catch (err) {
-      for (const span of spans) endSpan(span, err);
+      spans.end(err);
       throw err;
     }
   }

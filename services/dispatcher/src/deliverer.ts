@@ -1,4 +1,4 @@
-import { type Application, inSpan, type Logger } from '@support/application';
+import { type Application, type Logger } from '@support/application';
 import type { Collection } from '@support/readstore';
 import {
   type DeliveryDoc,
@@ -10,13 +10,14 @@ import {
   WebhookRecords,
   webhookRecordsOf,
 } from '@support/webhook-endpoints';
-import { backoffMs } from '@support/kernel';
 import { attemptOutcome, dispatcherMetrics, PENDING_CAP } from './metrics';
-import { GuardOptions, MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult, sendWebhook, signatureHeader } from '@support/webhooks';
+import { GuardOptions, MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult } from '@support/webhooks';
+import { sendAttempt } from './send-attempt';
+import { persist } from './persist';
 
 export interface DelivererOptions {
   policy: RetryPolicy;
-  /** Attempts in flight at once (each waits up to 10 s on its receiver). */
+  /** Attempts in flight at once (each waits up to 10 s on its receiver, send-attempt.ts). */
   concurrency?: number;
   /** Longest sleep between scans for due retries. */
   maxIdleMs?: number;
@@ -30,8 +31,6 @@ export interface DelivererOptions {
   extra?: SendExtra;
 }
 
-const ACK_TIMEOUT_MS = 10_000;
-const USER_AGENT = 'Service-Webhooks/1.0';
 /** How long a delivery whose attempt another taker holds is left alone before it is looked at again. */
 const HELD_RECHECK_MS = 1000;
 /** New deliveries kept in memory at most; past that they wait in the store for a scan. */
@@ -235,29 +234,7 @@ export class Deliverer {
     }
     const event = await this.records.eventDocs.get(doc.event_id);
     if (!event) throw new Error(`event ${doc.event_id} of delivery ${doc.id} is missing`);
-    const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
-    const timestamp = Math.floor(app.clock.now().getTime() / 1000);
-    // Each attempt continues the trace its intake recorded; the HTTP client span under it sends `traceparent` to the receiver.
-    const attributes = { 'support.delivery_id': doc.id, 'support.attempt': attempt, 'support.endpoint_id': endpoint.id };
-    const result = await inSpan(`deliver ${doc.event_type}`, { parent: doc.traceparent, attributes }, () =>
-      sendWebhook(
-        {
-          url: endpoint.url,
-          body,
-          timeoutMs: ACK_TIMEOUT_MS,
-          headers: {
-            'Content-Type': 'application/json',
-            'User-Agent': USER_AGENT,
-            'Service-Signature': signatureHeader(endpoint.secret, timestamp, body),
-            'Service-Event-Id': event.id,
-            'Service-Event-Type': event.type,
-            'Service-Webhook-Id': doc.id,
-          },
-        },
-        this.endpoints.guard,
-        this.options.extra,
-      ),
-    );
+    const result = await sendAttempt(doc, attempt, endpoint, event, Math.floor(app.clock.now().getTime() / 1000), this.endpoints.guard, this.options.extra);
     // The endpoint counts it first (the disable rule sees every failure), then the delivery
     // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.
     const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
@@ -294,23 +271,9 @@ export class Deliverer {
       });
   }
 
-  /**
-   * Bookkeeping that must not be lost to a passing store error: retried with capped backoff
-   * until it is written, or until the dispatcher stops (then the lease, once expired, books the
-   * attempt as interrupted).
-   */
-  private async persist(what: string, fields: Record<string, unknown>, write: () => Promise<unknown>): Promise<void> {
-    for (let failures = 1; ; failures++) {
-      try {
-        await write();
-        return;
-      } catch (err) {
-        if (!this.running) throw err;
-        const delay = backoffMs(failures, { baseMs: 50, maxMs: 5000 });
-        this.log.warn(`${what} failed; retrying`, { ...fields, failures, retry_in_ms: delay, error: String(err) });
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
+  /** Bookkeeping that must not be lost to a passing store error (persist.ts); given up only once the dispatcher stops. */
+  private persist(what: string, fields: Record<string, unknown>, write: () => Promise<unknown>): Promise<void> {
+    return persist(write, { what, fields, log: this.log, stopped: () => !this.running });
   }
 }
 

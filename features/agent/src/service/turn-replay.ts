@@ -1,7 +1,7 @@
 import type { AgentSettings } from '../config/events';
 import type { EventStore, Position } from '@support/eventstore';
 import { conversationStream } from '@support/application';
-import type { TurnResult } from './turns';
+import type { TurnResult } from './turn-io';
 
 interface Replied {
   message_ids: string[];

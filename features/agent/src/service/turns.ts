@@ -8,9 +8,7 @@ import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import type { AgentSettings } from '../config/events';
 import { planLimitError } from '../config/decider';
-import { aiMayReply, ConversationState, CREDITS_PER_REPLY, ESCALATION_REASONS, ID_PREFIX, tiersOf, TurnOutcome } from '@support/domain';
-
-type EscalationReason = (typeof ESCALATION_REASONS)[number];
+import { aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, tiersOf, TurnOutcome } from '@support/domain';
 import { Position } from '@support/eventstore';
 import {
   Clock,
@@ -18,7 +16,6 @@ import {
   conversationAggregate,
   Conversations,
   conversationStream,
-  CustomerInput,
   Customers,
   Deps,
   DomainFailure,
@@ -36,29 +33,7 @@ import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
 import type { AgentMetrics } from './metrics';
 import { recordedTurn } from './turn-replay';
-
-export interface TurnInput {
-  message: string;
-  conversation_id?: string;
-  customer?: CustomerInput;
-  attachments?: unknown[];
-}
-
-/** Spec 2.7 without `object`, plus the position to settle on before answering. */
-export interface TurnResult {
-  conversation_id: string;
-  messages: string[];
-  quick_replies: string[];
-  buttons: { text: string; url: string }[];
-  images: string[];
-  sources: string[];
-  escalated: boolean;
-  /** Why the agent handed over in this turn, or null. */
-  escalation_reason: EscalationReason | null;
-  credits_used: number;
-  model_tier: AgentSettings['model_tier'];
-  position: Position | null;
-}
+import type { EscalationReason, TurnInput, TurnResult } from './turn-io';
 
 /** Passages retrieved for a turn's answer. */
 const TURN_HITS = 8;

@@ -13,7 +13,8 @@ import {
   normaliseIdentity,
 } from '@support/domain';
 import { DomainFailure, failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, executeTogether, idsOf, load, Part } from './execute';
+import { Aggregate, CommandContext, Deps, execute, idsOf, load } from './execute';
+import { executeTogether, Part } from './execute-together';
 import { Reservations, reservationStream } from './reservations';
 
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { Decider, DomainError, DomainEvent } from '@support/domain';
-import { AppendResult, EventStore, Position, WrongExpectedRevisionError } from '@support/eventstore';
+import { Decider, DomainEvent } from '@support/domain';
+import { EventStore, Position, WrongExpectedRevisionError } from '@support/eventstore';
 import { Clock, IdSource } from '../clock';
 import { DomainFailure, failure } from '../errors';
-import { endSpan, startSpan, traceparentOfSpan } from '@support/kernel';
 import { cacheOf, load, remember, withKeys } from './stream-cache';
+import { decideAll, metadataOf, traced } from './decided';
 
 export { load, priorWrite } from './stream-cache';
 
@@ -37,27 +37,6 @@ export const withoutIdempotency = <Ctx extends CommandContext>({ idempotencyKey:
 
 /** The ids a command of this request takes. */
 export const idsOf = (deps: Pick<Deps, 'ids'>, ctx: CommandContext): Pick<IdSource, 'next'> => ctx.ids ?? deps.ids;
-
-/** Metadata of the events a request appends. */
-const metadataOf = (ctx: CommandContext, occurred_at: string) => ({
-  workspace_id: ctx.workspaceId,
-  actor: ctx.actor,
-  request_id: ctx.requestId,
-  occurred_at,
-  ...(ctx.idempotencyKey ? { idempotency_key: ctx.idempotencyKey } : {}),
-  ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
-});
-
-/**
- * A command's span (`append <aggregate>`: decided and appended, a child of the request's), and
- * its context carried by the events it appends. Taken where the command is asked for, since
- * commands on one stream run together later, outside each request's own context.
- */
-const traced = <Ctx extends CommandContext>(ctx: Ctx, stream: string): { ctx: Ctx; end(error?: unknown): void } => {
-  const span = startSpan(`append ${stream.slice(0, stream.indexOf('-'))}`, { attributes: { 'support.stream': stream } });
-  if (!span) return { ctx, end: () => undefined };
-  return { ctx: { ...ctx, traceparent: traceparentOfSpan(span) }, end: (error?: unknown) => endSpan(span, error) };
-};
 
 export interface Aggregate<C, Ev extends DomainEvent, S> {
   decider: Decider<C, Ev, S>;
@@ -254,74 +233,4 @@ const runTurn = async (deps: Deps, stream: string, jobs: Job[]): Promise<void> =
       pending = [...retry, ...followers];
     }
   }
-};
-
-/** A command for `executeTogether`, with the state of its stream it is decided on. */
-export interface Part<C, Ev extends DomainEvent, S> {
-  aggregate: Aggregate<C, Ev, S>;
-  stream: string;
-  command: C;
-  /** From `load`: the command is decided on it, and the append expects its revision. */
-  loaded: { state: S; revision: number | null; keys?: ReadonlyMap<string, Position> };
-}
-
-/**
- * Commands on several streams, each decided on the state given and each writing something,
- * appended in one `appendMany`: all or none where the engine can (see the port). Not queued
- * behind other commands on those streams and never retried: a rule that fails throws its
- * DomainFailure before anything is written; a concurrent writer's WrongExpectedRevisionError
- * (or the PartialAppendError around it) goes to the caller, which knows how to go on.
- */
-export const executeTogether = async (deps: Deps, given: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
-  const span = traced(given, parts[0]?.stream ?? 'together-');
-  try {
-    const results = await appendTogether(deps, span.ctx, parts);
-    span.end();
-    return results;
-  } catch (err) {
-    span.end(err);
-    throw err;
-  }
-};
-
-const appendTogether = async (deps: Deps, ctx: CommandContext, parts: readonly Part<unknown, DomainEvent, unknown>[]): Promise<AppendResult[]> => {
-  const decided = parts.map((part) => {
-    const result = decideAll(part.aggregate, [part.command], part.loaded.state);
-    if (E.isLeft(result)) throw new DomainFailure(result.left);
-    return { part, ...result.right };
-  });
-  const occurred_at = deps.clock.now().toISOString();
-  const metadata = metadataOf(ctx, occurred_at);
-  const results = await deps.events.appendMany(
-    decided.map(({ part, events }) => ({
-      stream: part.stream,
-      events: events.map((e) => ({ id: deps.ids.eventId(), type: e.type, data: e.data, metadata })),
-      expected: part.loaded.revision === null ? 'no_stream' : part.loaded.revision,
-    })),
-  );
-  const added = (i: number) => (ctx.idempotencyKey ? [{ key: ctx.idempotencyKey, position: results[i].position }] : []);
-  decided.forEach(({ part, state }, i) =>
-    remember(cacheOf(deps.events, part.aggregate.decider), part.stream, {
-      state,
-      revision: results[i].revision,
-      keys: withKeys(part.loaded.keys ?? new Map<string, Position>(), added(i)),
-    }),
-  );
-  return results;
-};
-
-const decideAll = (
-  aggregate: Aggregate<unknown, DomainEvent, unknown>,
-  commands: readonly unknown[],
-  state: unknown,
-): E.Either<DomainError, { state: unknown; events: DomainEvent[] }> => {
-  const events: DomainEvent[] = [];
-  let next = state;
-  for (const command of commands) {
-    const decided = aggregate.decider.decide(typeof command === 'function' ? (command as (s: unknown) => unknown)(next) : command, next);
-    if (E.isLeft(decided)) return decided;
-    events.push(...decided.right);
-    next = decided.right.reduce(aggregate.decider.evolve, next);
-  }
-  return E.right({ state: next, events });
 };

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DomainEvent, ReservationEvent, reservationDecider } from '@support/domain';
 import { DomainFailure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load, Part, withoutIdempotency } from './execute';
+import { Aggregate, CommandContext, Deps, execute, load, withoutIdempotency } from './execute';
+import type { Part } from './execute-together';
 
 const reservation: Aggregate<Parameters<typeof reservationDecider.decide>[0], ReservationEvent, { owner: string | null }> = {
   decider: reservationDecider,
