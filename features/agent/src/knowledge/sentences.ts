@@ -25,12 +25,13 @@ export const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, 
 };
 
 /**
- * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`, a
- * heading with a number) comes first, as a sentence.
+ * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`: a
+ * number and at least three words) comes first, as a sentence. `Part 1` or `Step 2` says nothing.
  */
 export const unitsOf = (passage: Passage): Unit[] =>
   analysed(passage, 'units', () => {
-    const heading = passage.heading && /\d/.test(passage.heading) ? [sentenceEnd(plain(passage.heading))] : [];
+    const says = (heading: string) => /\d/.test(heading) && (heading.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3;
+    const heading = passage.heading && says(passage.heading) ? [sentenceEnd(plain(passage.heading))] : [];
     return [...heading, ...sentencesOf(passage.text)].map((text, index): Unit => ({ text, index, terms: new Set(terms(text)) }));
   });
 
