@@ -112,9 +112,24 @@ t.test('the rendered manifests', { skip }, async (t) => {
   const hpas = Object.fromEntries(of('HorizontalPodAutoscaler').map((h) => [h.metadata.name.replace('support-support-platform-', ''), h.spec.metrics[0]]));
   t.strictSame(Object.keys(hpas).sort(), ['api', 'dispatcher', 'projector']);
   t.strictSame(hpas.api.resource.name, 'cpu');
-  // The autoscalers' metrics are series the services export.
+  // Every dispatcher reports the whole backlog: an External metric for the deployment, not a per-pod one.
+  t.strictSame(
+    [hpas.projector.type, hpas.dispatcher.type, hpas.dispatcher.external.metric.selector],
+    ['Pods', 'External', { matchLabels: { service: 'support-support-platform-dispatcher' } }],
+  );
+  // The autoscalers' metrics are series the services export, and the adapter's values serve each in its kind.
   const exported = readFileSync(join(ROOT, 'docs/operating/observability.md'), 'utf8');
-  for (const metric of [hpas.projector.pods.metric.name, hpas.dispatcher.pods.metric.name]) t.ok(exported.includes(`\`${metric}\``), `${metric} is exported`);
+  const adapter = parseAllDocuments(readFileSync(join(ROOT, 'infra/prometheus/adapter-values.yaml'), 'utf8'))[0].toJS() as {
+    rules: { default: boolean; custom: { seriesQuery: string; name: { as: string } }[]; external: { seriesQuery: string; name: { as: string } }[] };
+  };
+  const served = (rules: { seriesQuery: string; name: { as: string } }[]) => rules.map((r) => [r.name.as, r.seriesQuery.split('{')[0]]);
+  t.strictSame(
+    [served(adapter.rules.custom), served(adapter.rules.external)],
+    [[[hpas.projector.pods.metric.name, hpas.projector.pods.metric.name]], [[hpas.dispatcher.external.metric.name, hpas.dispatcher.external.metric.name]]],
+    "prometheus-adapter serves the projectors' metric per pod and the dispatchers' for the deployment",
+  );
+  for (const metric of [hpas.projector.pods.metric.name, hpas.dispatcher.external.metric.name])
+    t.ok(exported.includes(`\`${metric}\``), `${metric} is exported`);
   const ingress = of('Ingress')[0];
   t.strictSame(
     ingress.spec.rules[0].http.paths.map((p: { path: string }) => p.path),
