@@ -28,6 +28,16 @@ t.test('a message closer to a passage is not', async (t) => {
   t.strictSame(await offTopic(model(0.85), 'How much is Plus?', [PLANS, { ...PLANS, similarity: 0.9 }]), false);
 });
 
+t.test('a question using two words of its closest passage is about the product, however close to a request', async (t) => {
+  // Given a passage on the front desk's hours, and a message closer to "are you a human or a bot?" than to it
+  const DESK = { ...hit('art_hours', 0, 'Opening hours', 'Front desk', 'The front desk is staffed from 8:00 to 19:00.', 3), similarity: 0.84 };
+  // Then it is answered from the articles, not declined
+  t.strictSame(await offTopic(model(0.86), 'When is there actually a person at the front desk?', [DESK]), false);
+  // And one shared word does not make it so, nor two in a request for a task
+  t.strictSame(await offTopic(model(0.86), 'Can you tell me a joke about a desk?', [DESK]), true);
+  t.strictSame(await offTopic(model(0.86), 'Tell me a joke about the front desk.', [DESK]), true);
+});
+
 t.test('without hits, a message is off-topic when a request is closer than any passage can be', async (t) => {
   // Search found nothing: every passage is below MIN_SIMILARITY
   t.strictSame(await offTopic(model(MIN_SIMILARITY + 0.01), 'Tell me a joke', []), true);

@@ -17,6 +17,11 @@ t.test('small talk: greetings, thanks, goodbyes and praise in several languages;
     ['ok bye', 'goodbye'],
     ['see you later', 'goodbye'],
     ["you're awesome", 'praise'],
+    ["thanks so much, you've been super helpful", 'thanks'],
+    ['just wanted to say thank you, all sorted now', 'thanks'],
+    ["thanks, that makes sense. you've been great", 'thanks'],
+    ['thanks, now how do I set up my card?', null],
+    ['thanks, all sorted. when do you open?', null],
     ['hi, how do I reset my password?', null],
     ['thanks, but how much is the Plus plan?', null],
     ['how are you', 'greeting'],
@@ -25,7 +30,7 @@ t.test('small talk: greetings, thanks, goodbyes and praise in several languages;
     ['how much?', null],
     ['ok', null],
     ['', null],
-    ['hello hello hello hello hello hello hello hello hello', null],
+    ['hello hello hello hello hello hello hello hello hello hello hello', null],
   ];
   t.strictSame(
     cases.map(([message]) => [message, smallTalkOf(message)]),

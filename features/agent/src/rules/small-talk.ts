@@ -24,6 +24,9 @@ const FILLERS = [
   'going', 'what', 's', 'up', 'much', 'so', 'a', 'lot', 'many', 'very', 'that', 'was', 'helpful', 'perfect', 'ok', 'okay', 'got', 'muchas', 'vielen',
   'schon', 'beaucoup', 'mille', 'i', 'really', 'for', 'the', 'help', 'your', 'no', 'more', 'questions', 'nothing', 'else', 'see', 'ya', 'have', 'nice',
   'day', 'au', 're', 'cool', 'this', 'bot',
+  // How thanks and praise go on ("thanks so much, you've been super helpful", "just wanted to say thank you, all sorted now").
+  've', 'been', 'super', 'such', 'again', 'kind', 'useful', 'extremely', 'incredibly', 'truly', 'guys', 'mate', 'just', 'wanted', 'to', 'say',
+  'all', 'set', 'sorted', 'solved', 'fixed', 'works', 'now', 'clear', 'makes', 'sense', 'we', 'm', 'me', 'd', 'ever', 'as', 'always', 'u', 'ur',
 ];
 
 const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
@@ -31,7 +34,7 @@ const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
 const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
 
 /** The longest message still taken for small talk, in words. */
-const MAX_WORDS = 8;
+const MAX_WORDS = 10;
 
 const wordsOf = (message: string): string[] =>
   message
