@@ -25,8 +25,8 @@ import { quickReplyFor, WORDING } from './wording';
  *   balanced, 4 detailed; a bubble holds one passage's sentences, up to three while it stays
  *   short, in the article's order): for each relevant passage in rank order its matching
  *   sentences, best first (a sentence opening with "Then…" or "It…" with the one before it);
- *   then, to fill an answer of two bubbles or more, the best article's other sentences in text order, never
- *   another article's. Duplicate sentences are dropped;
+ *   then, to fill an answer of two bubbles or more, the best article's other sentences in text
+ *   order, never another article's. Duplicate sentences are dropped;
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
@@ -152,16 +152,17 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
   const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
 
+  // Sentences taken together or not at all, while the answer stays within its bubbles.
   const picked: Pick[] = [];
-  const fits = (p: Pick) => layout([...picked, p]).length <= bubbles;
-  const take = (p: Pick | undefined) => {
-    if (p && !picked.includes(p) && fits(p)) picked.push(p);
+  const take = (...picks: Pick[]) => {
+    const fresh = picks.filter((p) => !picked.includes(p));
+    if (fresh.length > 0 && layout([...picked, ...fresh]).length <= bubbles) picked.push(...fresh);
   };
   for (const p of ranked) {
     // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone answers nothing).
-    const before = pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1);
-    if (before && CONTINUES.test(p.unit.text)) take(before);
-    take(p);
+    const before = CONTINUES.test(p.unit.text) ? pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1) : undefined;
+    if (before) take(before, p);
+    else take(p);
   }
   // A longer answer (two bubbles or more) is filled from the best article only: never padded with another article's sentences.
   const topArticle = relevant[0].passage.articleId;
