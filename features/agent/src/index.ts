@@ -42,6 +42,7 @@ export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } fro
 export { SemanticSearch, searchKnowledge, passageForEmbedding, FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './knowledge/embeddings';
 export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES } from './knowledge/e5-model';
 export { VectorFile } from './knowledge/vector-file';
+export { mentionedIn } from './knowledge/sentences';
 export * from './service/configs';
 export * from './service/knowledge-feed';
 export * from './service/turns';

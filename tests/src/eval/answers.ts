@@ -1,4 +1,14 @@
-import { followUpQuery, GroundedResponder, KnowledgeIndex, offTopic, questionParts, searchKnowledge, SemanticSearch, unknownSubject } from '@support/agent';
+import {
+  followUpQuery,
+  GroundedResponder,
+  KnowledgeIndex,
+  mentionedIn,
+  offTopic,
+  questionParts,
+  searchKnowledge,
+  SemanticSearch,
+  unknownSubject,
+} from '@support/agent';
 import { centresOf, type Half } from './eval-set';
 
 /**
@@ -29,9 +39,9 @@ const main = async () => {
       const asked = followUpQuery(last, previous);
       const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message, or a yes-or-no one on something no article names, is answered from nothing.
-      const named = (word: string) =>
-        index.passagesIn(centre.name, { customerFacing: true }).some((a) => new RegExp(`\\b${word}\\b`, 'i').test(`${a.title} ${a.heading ?? ''} ${a.text}`));
-      const hits = (await offTopic(semantic, asked, found)) || unknownSubject(asked, named) ? [] : found;
+      const publicPassages = () => index.passagesIn(centre.name, { customerFacing: true });
+      const declined = (await offTopic(semantic, asked, found)) || unknownSubject(asked, mentionedIn(publicPassages));
+      const hits = declined ? [] : found;
       // As a turn does: each question of a message with two or three looked up on its own.
       const partsAsked = asked === last ? questionParts(last) : [];
       const parts =

@@ -24,6 +24,18 @@ export const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, 
   return (entry[key] ??= make()) as NonNullable<{ terms?: Set<string>; units?: Unit[] }[K]>;
 };
 
+/** A passage's analysed terms: its title, heading and text (what its words are, whatever the question). */
+export const passageTerms = (passage: Passage): Set<string> =>
+  analysed(passage, 'terms', () => new Set(terms(`${passage.title}\n${passage.heading ?? ''}\n${passage.text}`)));
+
+/** Whether any of the passages holds the word (any case, as a whole word); they are listed only when a word is asked about. */
+export const mentionedIn =
+  (passages: () => readonly Passage[]) =>
+  (word: string): boolean => {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+    return passages().some((p) => re.test(p.title) || re.test(p.heading ?? '') || re.test(p.text));
+  };
+
 /**
  * A passage's sentences; a heading that says something itself (`Plus: $4.99 per month`: a
  * number and at least three words) comes first, as a sentence. `Part 1` or `Step 2` says nothing.

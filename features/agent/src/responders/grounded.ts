@@ -146,9 +146,10 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const best = Math.max(...pool.map((p) => p.score));
   // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
   // Without the model, a passage none of whose sentences shares a word matched by its title or heading: its first sentence stands in.
+  const sharing = new Set(pool.filter((p) => overlap(p.unit) > 0).map((p) => p.hit));
   const matching = scores
     ? pool.filter((p) => p.score >= best - UNIT_MARGIN)
-    : pool.filter((p, i) => overlap(p.unit) > 0 || (pool[i - 1]?.hit !== p.hit && !pool.some((o) => o.hit === p.hit && overlap(o.unit) > 0)));
+    : pool.filter((p, i) => overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit));
   // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
   const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
 

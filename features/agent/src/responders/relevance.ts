@@ -1,6 +1,6 @@
 import { MIN_SIMILARITY } from '../knowledge/embeddings';
 import { looksEnglish, terms } from '../knowledge/text';
-import { analysed } from '../knowledge/sentences';
+import { passageTerms } from '../knowledge/sentences';
 import type { SearchHit } from '../knowledge/types';
 
 /*
@@ -51,9 +51,8 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
   const bestSimilarity = hits.reduce((max, h) => Math.max(max, h.similarity ?? -1), -1);
   const english = looksEnglish(message);
   return hits.map((hit) => {
-    const { title, heading, text } = hit.passage;
-    const passageTerms = analysed(hit.passage, 'terms', () => new Set(terms(`${title}\n${heading ?? ''}\n${text}`)));
-    const shared = [...question].filter((q) => passageTerms.has(q)).length;
+    const own = passageTerms(hit.passage);
+    const shared = [...question].filter((q) => own.has(q)).length;
     const share = question.size === 0 ? 0 : shared / question.size;
     const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
     // Hits of the hybrid search carry the embedding similarity, a better gate than shared

@@ -1,6 +1,7 @@
 import { MIN_SIMILARITY, type SemanticSearch } from '../knowledge/embeddings';
 import type { SearchHit } from '../knowledge/types';
 import { terms } from '../knowledge/text';
+import { passageTerms } from '../knowledge/sentences';
 import { AGENT_DEFAULTS } from '../config/decider';
 import type { Tone } from '../responders/types';
 
@@ -67,7 +68,7 @@ export const ABOUT_THE_PRODUCT = 2;
 
 const sharedWithClosest = (message: string, hits: readonly SearchHit[]): number => {
   const best = hits.reduce((a, b) => ((b.similarity ?? -1) > (a.similarity ?? -1) ? b : a));
-  const own = new Set(terms(`${best.passage.title}\n${best.passage.heading ?? ''}\n${best.passage.text}`));
+  const own = passageTerms(best.passage);
   return new Set(terms(message).filter((w) => own.has(w))).size;
 };
 

@@ -3,7 +3,7 @@ import { ArticleEvent } from '@support/knowledge-base';
 import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
-import { answerTexts } from '../knowledge/sentences';
+import { answerTexts, mentionedIn } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
 import { unknownSubject } from '../rules/unknown-subject';
@@ -83,14 +83,15 @@ export class KnowledgeFeed {
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
-    if (hits.length > 0 && unknownSubject(message, (word) => this.mentioned(workspaceId, word))) return { hits: [], offTopic: false };
+    if (
+      hits.length > 0 &&
+      unknownSubject(
+        message,
+        mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true })),
+      )
+    )
+      return { hits: [], offTopic: false };
     return { hits, offTopic: false };
-  }
-
-  /** Whether a public passage of the workspace holds the word (any case, as a whole word). */
-  private mentioned(workspaceId: string, word: string): boolean {
-    const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
-    return this.index.passagesIn(workspaceId, { customerFacing: true }).some((p) => re.test(p.title) || re.test(p.heading ?? '') || re.test(p.text));
   }
 
   /**
