@@ -20,6 +20,7 @@ t.test('the rest is answered from the articles as usual', async (t) => {
     ['Does Nestwise work with Alexa and Google Home?', 'every name is in the articles'],
     ['Do you deliver to Canada?', 'a known place'],
     ['I live in Toronto. What does delivery cost?', 'an open question, whose answer (the rate for Canada) the articles may hold'],
+    ['How long does delivery to Toronto take?', 'an open question naming the place itself'],
     ['Australia is where I live, do you ship there?', 'the first word of a sentence is not taken for a name'],
     ['Can the hub control my pool pump?', 'no name at all: the similarity rules judge it'],
     ['Can I get a refund NOW?', 'capitals are shouting, not a name'],
