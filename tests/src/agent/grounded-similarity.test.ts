@@ -67,3 +67,33 @@ t.test('a sentence that leans on the one before it comes with it', async (t) => 
   // Then the one bubble holds both, in the article's order
   t.strictSame(answer.messages, ['Hi there! Sign in with your password and a backup code. Then set up 2FA on your new phone.']);
 });
+
+t.test('a question after one value, in any of four languages, is answered with the sentence holding a number', async (t) => {
+  // Given a section whose closest sentence to the question holds no number, and one that does
+  const LOCKED = {
+    ...hit(
+      'art_signin',
+      0,
+      'Signing in',
+      'Locked account',
+      'Resetting your password unlocks it. After 6 failed attempts your account is locked for 30 minutes.',
+      9,
+    ),
+    similarity: 0.9,
+  };
+  const similarity = async (texts: readonly string[]) => texts.map((s) => (s.includes('30 minutes') ? 0.84 : 0.9));
+  for (const message of [
+    'When can I try again?',
+    '¿Cuándo puedo volver a intentarlo?',
+    'Wann kann ich es wieder versuchen?',
+    'Quand est-ce que je peux réessayer ?',
+  ]) {
+    // When asked concisely when one may try again
+    const answer = await ask({ message, hits: [LOCKED], similarity });
+    // Then the one bubble holds the duration
+    t.match(answer.messages[0], /30 minutes/, message);
+  }
+  // And a question on how to do it gets the closer sentence alone
+  const how = await ask({ message: 'How do I get back in?', hits: [LOCKED], similarity });
+  t.strictSame(how.messages, ['Hi there! Resetting your password unlocks it.']);
+});

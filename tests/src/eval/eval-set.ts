@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** tests/fixtures/eval: four help centres written for evaluation (its README). */
+/** tests/fixtures/eval: seven help centres written for evaluation (its README). */
 const ROOT = path.resolve(__dirname, '../../fixtures/eval');
 
 /** The split, made once, by help centre: thresholds are chosen on `tuning` only; `heldOut` is measured, never tuned on. */
-export const SPLIT = { tuning: ['nestwise', 'ledgerly'], heldOut: ['pedalpal', 'lumenlearn'] } as const;
+export const SPLIT = { tuning: ['nestwise', 'ledgerly', 'canopy', 'freshcrate'], heldOut: ['pedalpal', 'lumenlearn', 'tidewater'] } as const;
 export type Half = keyof typeof SPLIT;
 
 export interface EvalArticle {

@@ -2,8 +2,8 @@
  * What kind of answer an English question asks for, and whether a sentence holds one: "how
  * much does it cost" wants an amount of money, "how long" a duration, "how many" a number. A
  * sentence that holds the kind asked for is the likelier answer (a price, not the sentence on
- * switching plans that shares the question's words). Questions in other languages, and the
- * rest, ask for no kind.
+ * switching plans that shares the question's words); any other question after one value asks
+ * for a number (`quantity`). Questions on how to do something ask for no kind.
  */
 export type AnswerKind = 'money' | 'duration' | 'quantity';
 
@@ -20,8 +20,23 @@ const HOLDS: Record<AnswerKind, RegExp> = {
   quantity: /\d/,
 };
 
+/**
+ * A question after one value ("when can I…", "which…", "the longest…", "¿cuánto…?", "wie
+ * lange…", "quand…"), in English, Spanish, German or French: its answer is the sentence that
+ * holds a number, more often than the one that repeats its words. A bare "what" is not one
+ * ("what does Plus offer?": tuning half, 2 facts more of 173 with it, and a list asked for
+ * answered with a price); a question on how to do something is answered by steps instead.
+ */
+const ASKS_VALUE =
+  /(?<!\p{L})(?:when|which|how (?:much|many|long|far|soon|often|late|early|big)|latest|earliest|longest|shortest|cu[aá]nt[oa]s?|cu[aá]ndo|qu[eé]|wie (?:viel|viele|lange|oft|sp[aä]t|fr[uü]h)|wann|welche[rs]?|combien|quand|quel(?:le)?s?)(?!\p{L})/iu;
+const ASKS_STEPS = /\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what (?:do|should) i do|where)\b/i;
+
 /** The kinds of answer `question` asks for (a multi-part question may ask for several). */
-export const kindsAsked = (question: string): AnswerKind[] => ASKS.filter(([, re]) => re.test(question)).map(([kind]) => kind);
+export const kindsAsked = (question: string): AnswerKind[] => {
+  const kinds = ASKS.filter(([, re]) => re.test(question)).map(([kind]) => kind);
+  if (!kinds.includes('quantity') && ASKS_VALUE.test(question) && !ASKS_STEPS.test(question)) kinds.push('quantity');
+  return kinds;
+};
 
 /** Whether `sentence` holds an answer of `kind`. */
 export const holdsKind = (sentence: string, kind: AnswerKind): boolean => HOLDS[kind].test(sentence);
