@@ -75,3 +75,18 @@ t.test('with escalation on, that question is handed to a person as one it could 
   t.strictSame([r.status, r.body.escalated, r.body.escalation_reason, r.body.sources, r.body.credits_used], [200, true, 'no_answer', [], 0]);
   await enableAgent(e2e.ws, { escalation: { enabled: false } });
 });
+
+t.test('advice on learning a language is declined as off-topic, not answered "I don\'t know"', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
+  for (const message of ["What's the quickest way to learn Spanish?", 'How can I learn to speak English fast?']) {
+    // When asked for advice no help centre gives
+    const r = await e2e.ws.api.post('/agent/messages', { message });
+    // Then nothing is cited, and the reply says what the agent helps with
+    t.equal(r.status, 200);
+    t.strictSame([r.body.sources, r.body.messages.length], [[], 1], message);
+    t.match(r.body.messages[0], /can only help with questions about/, message);
+  }
+  // And a question on where it ships is still answered
+  const ships = await e2e.ws.api.post('/agent/messages', { message: 'Which countries do you send orders to?' });
+  t.strictSame(ships.body.sources, ['Shipping times and costs']);
+});

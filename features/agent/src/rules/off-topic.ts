@@ -29,6 +29,8 @@ export const OFF_TOPIC_REQUESTS: readonly string[] = [
   'Book me a restaurant, a flight or a hotel.',
   'Give me dating or relationship advice.',
   'Write some code for me.',
+  'What is the population of this country?',
+  'What is the best way to learn a language, an instrument or a sport?',
 ];
 
 /**
