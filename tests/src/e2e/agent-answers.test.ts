@@ -90,3 +90,17 @@ t.test('advice on learning a language is declined as off-topic, not answered "I 
   const ships = await e2e.ws.api.post('/agent/messages', { message: 'Which countries do you send orders to?' });
   t.strictSame(ships.body.sources, ['Shipping times and costs']);
 });
+
+t.test('a follow-up of a follow-up is read with the message that named the subject', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'concise' });
+  // Given a conversation whose subject only its first message names
+  const first = await e2e.ws.api.post('/agent/messages', { message: 'My aunt sent me a gift card for my birthday.' });
+  const conversation_id = first.body.conversation_id as string;
+  await e2e.ws.api.post('/agent/messages', { conversation_id, message: 'nice, how do I use it?' });
+  // When the third message leans back on the second, which leaned back on the first
+  const third = await e2e.ws.api.post('/agent/messages', { conversation_id, message: 'and does it run out at some point?' });
+  // Then it is answered from the subject's article
+  t.equal(third.status, 200);
+  t.strictSame(third.body.sources, ['Gift cards']);
+  t.match(third.body.messages.join(' '), /never expires/);
+});

@@ -9,15 +9,15 @@ import type { Figures } from '../eval/measure';
  * points under the figures measured (docs/guides/agent.md), so a change that makes answers worse
  * on unseen help centres fails here; no internal, draft or AI-disabled content may ever show.
  * Measured (hybrid, multilingual-e5-small): recall@1 0.863, recall@5 1.0, right article cited
- * 0.908, key fact stated 0.766, follow-ups 0.833, non-English 1.0, off-topic and small talk
+ * 0.929, key fact stated 0.780, follow-ups 0.958, non-English 1.0, off-topic and small talk
  * cite nothing 0.958, unanswerable cite nothing 0.600, leaks 0.
  */
 const FLOORS: Partial<Record<keyof Figures, number>> = {
   search_recall_at_1: 0.84,
   search_recall_at_5: 0.97,
-  cites_right_article: 0.88,
-  states_key_fact: 0.74,
-  follow_ups_right_article: 0.8,
+  cites_right_article: 0.9,
+  states_key_fact: 0.76,
+  follow_ups_right_article: 0.9,
   non_english_right_article: 0.94,
   off_topic_and_small_talk_cite_nothing: 0.9,
   unanswerable_cite_nothing: 0.55,

@@ -35,8 +35,7 @@ const main = async () => {
     for (const q of centre.questions) {
       if (q.article_id === null) continue;
       const last = q.turns[q.turns.length - 1];
-      const previous = q.turns.length > 1 ? q.turns[q.turns.length - 2] : null;
-      const asked = followUpQuery(last, previous);
+      const asked = followUpQuery(last, q.turns.slice(0, -1));
       const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message, or a yes-or-no one on something no article names, is answered from nothing.
       const publicPassages = () => index.passagesIn(centre.name, { customerFacing: true });

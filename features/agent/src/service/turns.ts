@@ -210,9 +210,9 @@ export class AgentTurns {
     const small = smallTalkOf(message);
     if (small) return freeReply(smallTalkReply(small, settings.tone));
     // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the message before it.
-    const previous = [...history].reverse().find((m) => m.sender_type === 'customer')?.content ?? null;
+    const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
     const own = withoutContactDetails(message);
-    const asked = followUpQuery(own, previous && withoutContactDetails(previous));
+    const asked = followUpQuery(own, earlier);
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.
     const handOver = (reason: EscalationReason, keyword: string | null) => ({
