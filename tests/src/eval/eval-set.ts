@@ -4,7 +4,7 @@ import path from 'node:path';
 /** tests/fixtures/eval: seven help centres written for evaluation (its README). */
 const ROOT = path.resolve(__dirname, '../../fixtures/eval');
 
-/** The split, made once, by help centre: thresholds are chosen on `tuning` only; `heldOut` is measured, never tuned on. */
+/** The split, by help centre (a centre joins one half once): thresholds are chosen on `tuning` only; `heldOut` is measured, never tuned on. */
 export const SPLIT = { tuning: ['nestwise', 'ledgerly', 'canopy', 'freshcrate'], heldOut: ['pedalpal', 'lumenlearn', 'tidewater'] } as const;
 export type Half = keyof typeof SPLIT;
 

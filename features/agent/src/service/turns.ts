@@ -209,7 +209,7 @@ export class AgentTurns {
     // Greetings, thanks and goodbyes get a short reply in the agent's tone.
     const small = smallTalkOf(message);
     if (small) return freeReply(smallTalkReply(small, settings.tone));
-    // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the message before it.
+    // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the messages before it.
     const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
     const own = withoutContactDetails(message);
     const asked = followUpQuery(own, earlier);
