@@ -51,9 +51,10 @@ export const OFF_TOPIC_MARGIN = 0;
  */
 export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
   if (!semantic) return false;
+  // The word count first: a question about the product needs no call to the model.
+  if (hits.length > 0 && message.trim().endsWith('?') && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
   const closest = hits.length ? Math.max(...hits.map((h) => h.similarity ?? -1)) : MIN_SIMILARITY;
   const requests = await semantic.textSimilarities(message, OFF_TOPIC_REQUESTS);
-  if (hits.length > 0 && message.trim().endsWith('?') && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
   return Math.max(...requests) > closest + OFF_TOPIC_MARGIN;
 };
 

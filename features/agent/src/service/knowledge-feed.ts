@@ -83,15 +83,8 @@ export class KnowledgeFeed {
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
-    if (
-      hits.length > 0 &&
-      unknownSubject(
-        message,
-        mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true })),
-      )
-    )
-      return { hits: [], offTopic: false };
-    return { hits, offTopic: false };
+    const named = mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true }));
+    return { hits: hits.length > 0 && unknownSubject(message, named) ? [] : hits, offTopic: false };
   }
 
   /**
