@@ -1,4 +1,4 @@
-import type { ConversationEvent } from '@support/domain';
+import type { ConversationEvent } from '@support/conversations';
 import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
 import type { ChannelEvent } from './events';

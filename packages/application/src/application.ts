@@ -4,8 +4,6 @@ import type { BusSubscription } from '@support/bus';
 import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
 import { ApiKeys } from './commands/keys';
-import { Conversations } from './commands/conversations';
-import { Customers } from './commands/customers';
 import { Deps } from './commands/execute';
 import { Imports } from './commands/imports';
 import { Reservations } from './commands/reservations';
@@ -45,6 +43,8 @@ export class Application {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly engines: Engines;
+  /** What the features put together: the processes' features build on it (a conversation's channel, say). */
+  readonly catalog: Catalog;
   /** This process's Prometheus metrics: each part registers its series (GET /metrics). */
   readonly metrics: Metrics;
   /** What commands run on: the event store, the clock and the id source. */
@@ -52,11 +52,9 @@ export class Application {
   readonly reads: ReadModels;
   readonly workspaces: Workspaces;
   readonly keys: ApiKeys;
-  readonly customers: Customers;
   /** Unique claims (a customer's e-mail, a tag's name) as streams of their own. */
   readonly reservations: Reservations;
   readonly imports: Imports;
-  readonly conversations: Conversations;
   readonly projector: Projector | null;
   readonly authenticate;
   /** Leases in the read store (relay, SLA monitor, read models' projectors). */
@@ -70,6 +68,7 @@ export class Application {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? ulidIds(this.clock);
     this.metrics = options.metrics ?? new Metrics();
+    this.catalog = options.catalog;
     const engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
     // The same engines, with the event store's appends measured (its close still closes it).
     this.engines = {
@@ -83,11 +82,8 @@ export class Application {
     this.reservations = reservations;
     this.workspaces = new Workspaces(deps, reservations);
     this.keys = new ApiKeys(deps, this.workspaces);
-    this.customers = new Customers(deps, reservations);
     this.imports = new Imports(deps, this.workspaces, options.catalog.imports);
     this.reads = new ReadModels(this.engines.reads);
-    // A conversation on a kind of channel belongs to the workspace's newest channel of that kind.
-    this.conversations = new Conversations(deps, this.customers, options.catalog.channelOf(this.engines.reads));
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
     this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector

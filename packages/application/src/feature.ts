@@ -2,7 +2,6 @@ import type * as t from 'io-ts';
 import type { Upcaster } from '@support/eventstore';
 import type { AnyProjection } from '@support/projections';
 import type { ReadStore } from '@support/readstore';
-import type { ChannelResolver } from './commands/conversations';
 import type { AnyImportSpec } from './commands/import-kinds';
 
 /** What one feature folder (features/*) gives the processes to compose. */
@@ -15,6 +14,9 @@ export interface Feature {
   /** Its events' older versions, brought to the current ones on every read. */
   readonly upcasters?: readonly Upcaster[];
 }
+
+/** Finds the workspace's connected channel of a kind (`api`, `email`…), so its conversation count follows. */
+export type ChannelResolver = (workspaceId: string, channel: string) => Promise<string | null>;
 
 /** What the features put together (@support/catalog): every read model's projection, event type and import kind. */
 export interface Catalog {

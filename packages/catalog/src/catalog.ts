@@ -2,6 +2,8 @@ import * as t from 'io-ts';
 import { AnyImportSpec, Catalog, type Feature } from '@support/application';
 import { cannedResponsesFeature } from '@support/canned-responses';
 import { channelsFeature, newestChannelOf } from '@support/channels';
+import { conversationsFeature } from '@support/conversations';
+import { customersFeature } from '@support/customers';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
 import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
@@ -16,7 +18,17 @@ import { agentFeature } from '@support/agent/manifest';
  * (features/*) joins here; the rest are still in @support/domain, @support/projections and
  * @support/application.
  */
-const FEATURES = [tagsFeature, ticketsFeature, knowledgeBaseFeature, cannedResponsesFeature, channelsFeature, webhookEndpointsFeature, agentFeature] as const;
+const FEATURES = [
+  customersFeature,
+  conversationsFeature,
+  tagsFeature,
+  ticketsFeature,
+  knowledgeBaseFeature,
+  cannedResponsesFeature,
+  channelsFeature,
+  webhookEndpointsFeature,
+  agentFeature,
+] as const;
 
 /** A feature's event codecs: a union's members, or the one codec. */
 const eventCodecsOf = (codec: t.Mixed): t.Mixed[] => (codec instanceof t.UnionType ? (codec.types as t.Mixed[]) : [codec]);

@@ -1,8 +1,9 @@
 import type { Application } from '@support/application';
 import type { EventStore, RecordedEvent } from '@support/eventstore';
-import { aggregateId, type AnyProjection, conversationsProjection, customersProjection, messagesProjection, ProjectedEvent } from '@support/projections';
+import { aggregateId, type AnyProjection, ProjectedEvent } from '@support/projections';
+import { conversationsProjection, messagesProjection, toConversation, toMessage } from '@support/conversations';
+import { customersProjection, toCustomer } from '@support/customers';
 import type { Doc } from '@support/readstore';
-import { toConversation, toCustomer, toMessage } from '@support/http/resources';
 import { ticketsProjection, toTicket } from '@support/tickets';
 
 interface PayloadSpec {

@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
+import { conversationAggregate, conversationsOf, conversationStream } from '@support/conversations';
 import { Agent, type Answer, type Question, type Responder } from '@support/agent';
-import { Application, conversationAggregate, conversationStream, keyedIds, load as loadStream, loadConfig, silentLogger } from '@support/application';
+import { Application, keyedIds, load as loadStream, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
 import { CATALOG } from '@support/catalog';
 
@@ -41,7 +42,10 @@ t.test('a human who takes the conversation over mid-turn wins: no reply, the cha
   const first = await agent.turns.turn(ctx, { message: 'How do refunds work?' });
   t.strictSame(first.messages, REPLY.messages);
   t.equal(await balance(), 9);
-  responder.during = () => app.conversations.update(ctx, first.conversation_id, { assignee: 'user_1' }).then(() => undefined);
+  responder.during = () =>
+    conversationsOf(app)
+      .commands.update(ctx, first.conversation_id, { assignee: 'user_1' })
+      .then(() => undefined);
   const second = await agent.turns.turn(ctx, { message: 'and then?', conversation_id: first.conversation_id });
   t.strictSame({ messages: second.messages, credits_used: second.credits_used, sources: second.sources }, { messages: [], credits_used: 0, sources: [] });
   t.equal(await balance(), 9, 'the balance is as before the turn');
@@ -76,7 +80,10 @@ t.test('under an Idempotency-Key the turn alone carries the key: its refund and 
   const { state } = await load(app, first.conversation_id);
   t.equal(state.exists && state.customer_email, 'dora@example.com', 'the conversation shows the captured e-mail');
   // A human takes over during a keyed turn: its charge is given back.
-  responder.during = () => app.conversations.update(ctx, first.conversation_id, { assignee: 'user_1' }).then(() => undefined);
+  responder.during = () =>
+    conversationsOf(app)
+      .commands.update(ctx, first.conversation_id, { assignee: 'user_1' })
+      .then(() => undefined);
   await agent.turns.turn(keyed('k2'), { message: 'and then?', conversation_id: first.conversation_id });
   t.equal(await balance(), 9, 'the keyed turn that recorded no reply was refunded');
   t.strictSame(await ledger(), ['workspace.credits_charged', 'workspace.credits_charged', 'workspace.credits_refunded']);

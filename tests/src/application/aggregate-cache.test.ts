@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { conversationsOf } from '@support/conversations';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
 import { CATALOG } from '@support/catalog';
@@ -27,15 +28,15 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
   });
   const { workspace } = await a.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Cache' });
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
-  const { id } = await a.conversations.create(ctx, {});
-  for (let i = 0; i < 50; i++) await a.conversations.postMessage(ctx, id, { content: `m${i}` });
+  const { id } = await conversationsOf(a).commands.create(ctx, {});
+  for (let i = 0; i < 50; i++) await conversationsOf(a).commands.postMessage(ctx, id, { content: `m${i}` });
   // B writes behind A's back; A's cached fold must pick it up.
-  const fromB = await b.conversations.postMessage(ctx, id, { content: 'from b', client_message_id: 'shared' });
-  const again = await a.conversations.postMessage(ctx, id, { content: 'retry via a', client_message_id: 'shared' });
+  const fromB = await conversationsOf(b).commands.postMessage(ctx, id, { content: 'from b', client_message_id: 'shared' });
+  const again = await conversationsOf(a).commands.postMessage(ctx, id, { content: 'retry via a', client_message_id: 'shared' });
   t.equal(again.id, fromB.id, 'A sees the client_message_id B recorded');
   t.equal(again.created, false);
-  await a.conversations.postMessage(ctx, id, { content: 'last' });
-  await b.conversations.postMessage(ctx, id, { content: 'b last' });
+  await conversationsOf(a).commands.postMessage(ctx, id, { content: 'last' });
+  await conversationsOf(b).commands.postMessage(ctx, id, { content: 'b last' });
   const stream = await a.engines.events.readStream(`conversation-${id}`);
   t.equal(stream.length, 1 + 50 + 1 + 2, 'every message is in the stream once');
   t.strictSame(
@@ -48,10 +49,10 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
 t.test('commands on one stream in one process take turns: 30 at once all land, none conflicts', async (t) => {
   const { app, workspace } = await withWorkspace(t, 'Turns');
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
-  const { id } = await app.conversations.create(ctx, {});
+  const { id } = await conversationsOf(app).commands.create(ctx, {});
   // At once, as concurrent requests on a busy conversation: appends are group-committed, so
   // without turns most would be decided on the same state and run out of retries (409).
-  const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => app.conversations.postMessage(ctx, id, { content: `m${i}` })));
+  const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => conversationsOf(app).commands.postMessage(ctx, id, { content: `m${i}` })));
   t.strictSame(
     results.filter((r) => r.status === 'rejected').map((r) => String(r.reason)),
     [],
@@ -63,10 +64,13 @@ t.test('commands on one stream in one process take turns: 30 at once all land, n
 t.test('commands that queue up on one stream go in one append; one that breaks a rule fails alone', async (t) => {
   const { app, workspace } = await withWorkspace(t, 'Group');
   const ctx = (n: number) => ({ workspaceId: workspace.id, actor: 'key_test', requestId: `req_${n}` });
-  const { id } = await app.conversations.create(ctx(0), {});
+  const { id } = await conversationsOf(app).commands.create(ctx(0), {});
   const results = await Promise.allSettled(
     Array.from({ length: 30 }, (_, i) =>
-      app.conversations.postMessage(ctx(i), id, { content: i === 7 ? '   ' : `m${i}`, client_message_id: i === 20 || i === 21 ? 'twice' : undefined }),
+      conversationsOf(app).commands.postMessage(ctx(i), id, {
+        content: i === 7 ? '   ' : `m${i}`,
+        client_message_id: i === 20 || i === 21 ? 'twice' : undefined,
+      }),
     ),
   );
   t.strictSame(

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { customersOf } from '@support/customers';
 import { Application, jsonLogger, LogConsumer, loadConfig, openEngines } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
 import type { Collection, Doc, ReadStore } from '@support/readstore';
@@ -63,7 +64,7 @@ t.test('the projector retries a failing read store and catches up; health shows 
   t.equal(app.projector!.health()!.status, 'running');
 
   state.failing = true;
-  const written = await Promise.all(Array.from({ length: 5 }, (_, i) => app.customers.createOrMatch(ctx, { email: `c${i}@example.com` })));
+  const written = await Promise.all(Array.from({ length: 5 }, (_, i) => customersOf(app).commands.createOrMatch(ctx, { email: `c${i}@example.com` })));
   await until(async () => app.projector!.health()!.failures >= 2 && app.projector!.health()!.lag_ms > 0, 10_000);
   t.match(app.projector!.health(), { name: 'projector', status: 'retrying', last_error: 'read store unavailable' });
   t.ok(
@@ -78,7 +79,7 @@ t.test('the projector retries a failing read store and catches up; health shows 
     .pop()!;
   t.equal(await app.settle(last).then(() => true), true);
   await until(async () => app.projector!.health()!.status === 'running', 10_000);
-  for (const w of written) t.ok(await app.reads.customers.get(workspace.id, w.id), `customer ${w.id} is readable`);
+  for (const w of written) t.ok(await customersOf(app).reads.get(workspace.id, w.id), `customer ${w.id} is readable`);
   t.equal(app.projector!.health()!.failures, 0);
   t.strictSame(app.projector!.health()!.lag_ms, 0, 'caught up: no lag');
 });

@@ -16,7 +16,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['application'],
   ['http'],
   // One folder per feature (features/*), each above the cores it builds on.
-  ['tags', 'tickets', 'knowledge-base', 'canned-responses', 'channels', 'webhook-endpoints'],
+  ['customers', 'tags', 'tickets', 'knowledge-base', 'canned-responses', 'webhook-endpoints'],
+  // A conversation starts with its customer (made or matched); a channel counts its conversations.
+  ['conversations'],
+  ['channels'],
   // The agent indexes the knowledge base's articles; the HTTP core knows nothing of it.
   ['agent'],
   // The features put together: every event and read model.

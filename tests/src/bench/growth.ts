@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { customersOf } from '@support/customers';
+import { conversationsOf } from '@support/conversations';
 import { readFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,19 +71,21 @@ const seed = async (dataDir: string, workspaceId: string, sizes: Sizes) => {
     const ctx = { workspaceId, actor: 'growth-seed', requestId: 'growth-seed' };
     const customers: string[] = new Array<string>(sizes.customers);
     await inParallel('customers', sizes.customers, async (i) => {
-      customers[i] = (await app.customers.createOrMatch(ctx, { email: email(i), name: `Growth ${i}` })).id;
+      customers[i] = (await customersOf(app).commands.createOrMatch(ctx, { email: email(i), name: `Growth ${i}` })).id;
     });
     const conversations: string[] = new Array<string>(sizes.conversations);
     await inParallel('conversations', sizes.conversations, async (i) => {
-      conversations[i] = (await app.conversations.create(ctx, { customer: { email: email((i * 5) % sizes.customers) } })).id;
+      conversations[i] = (await conversationsOf(app).commands.create(ctx, { customer: { email: email((i * 5) % sizes.customers) } })).id;
     });
     await inParallel('messages', sizes.messages, async (i) => {
-      await app.conversations.postMessage(ctx, conversations[i % sizes.conversations], { content: `Growth message ${i}: how do I reset my password?` });
+      await conversationsOf(app).commands.postMessage(ctx, conversations[i % sizes.conversations], {
+        content: `Growth message ${i}: how do I reset my password?`,
+      });
     });
     const written = Number((await app.engines.events.head()).commit);
     const updates = Math.max(0, sizes.events - written);
     await inParallel('customer updates (to fill the log)', updates, async (i) => {
-      await app.customers.update(ctx, customers[i % sizes.customers], { tags: [`t${i % 7}`, `batch-${Math.floor(i / sizes.customers)}`] });
+      await customersOf(app).commands.update(ctx, customers[i % sizes.customers], { tags: [`t${i % 7}`, `batch-${Math.floor(i / sizes.customers)}`] });
     });
     return { customers, conversations, events: Number((await app.engines.events.head()).commit) };
   } finally {

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Application, loadConfig, silentLogger } from '@support/application';
-import { apiOf, customerJson, dispatchRoutes, type Api } from '@support/http';
+import { apiOf, dispatchRoutes, type Api } from '@support/http';
+import { customerJson, customersOf } from '@support/customers';
 import { apiLayers, createHttpApp, ROUTES } from '@support/api';
 import { median } from './load';
 import { CATALOG } from '@support/catalog';
@@ -28,7 +29,7 @@ const stack = (api: Api, workspaceId: string, depth: number, routed = false): Ko
   for (const layer of apiLayers(api).slice(0, depth)) for (const middleware of layer.middleware) koa.use(middleware);
   const read = async (ctx: Koa.Context, id: string) => {
     ctx.type = 'application/json';
-    ctx.body = await app.reads.customers.requireJson(workspaceId, id, 'customer', customerJson);
+    ctx.body = await customersOf(app).reads.requireJson(workspaceId, id, 'customer', customerJson);
   };
   if (!routed) {
     const prefix = '/v1/customers/'.length;
@@ -85,7 +86,7 @@ const main = async () => {
     const admin = { workspaceId: null, actor: 'bench', requestId: null };
     const { workspace } = await app.workspaces.create(admin, { name: 'Layers', credits: 1_000_000 });
     const key = await app.keys.create(admin, { workspaceId: workspace.id, name: 'layers' });
-    const customer = await app.customers.createOrMatch(
+    const customer = await customersOf(app).commands.createOrMatch(
       { workspaceId: workspace.id, actor: 'bench', requestId: 'bench' },
       { email: 'layers@example.com', name: 'Layers' },
     );

@@ -1,6 +1,8 @@
 import { DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS } from '@support/webhook-endpoints';
 import { ARTICLES } from '@support/knowledge-base';
-import { CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES } from '@support/projections';
+import { WORKSPACES } from '@support/projections';
+import { CONVERSATIONS, MESSAGES } from '@support/conversations';
+import { CUSTOMERS } from '@support/customers';
 import { TICKETS } from '@support/tickets';
 import { CollectionSpec, FindQuery } from '@support/readstore';
 import { TAGS } from '@support/tags';

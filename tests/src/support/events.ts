@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageData } from '@support/domain';
+import type { MessageData } from '@support/conversations';
 import type { NewEvent } from '@support/eventstore';
 
 /** Domain events as the command side writes them, for tests that append to the log directly (workspace ws_1). */

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { customersOf } from '@support/customers';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
 import { Payloads } from '@support/dispatcher';
@@ -27,7 +28,7 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
   const a = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/a', enabled_events: ['customer.created'] });
   const b = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/b', enabled_events: ['*'] });
   await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/c', enabled_events: ['message.created'] });
-  const created = await app.customers.createOrMatch(ctx, { email: 'intake@example.com', name: 'In' });
+  const created = await customersOf(app).commands.createOrMatch(ctx, { email: 'intake@example.com', name: 'In' });
   await app.settle(created.position);
 
   const log = await app.engines.events.readAll(START, 1000);
@@ -56,8 +57,8 @@ t.test('payloads: each is the resource right after its event, whatever order eve
   });
   const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Payloads' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
-  const created = await app.customers.createOrMatch(ctx, { email: 'fold@example.com', name: 'Name 0' });
-  for (let i = 1; i <= 5; i++) await app.customers.update(ctx, created.id, { name: `Name ${i}` });
+  const created = await customersOf(app).commands.createOrMatch(ctx, { email: 'fold@example.com', name: 'Name 0' });
+  for (let i = 1; i <= 5; i++) await customersOf(app).commands.update(ctx, created.id, { name: `Name ${i}` });
   const log = (await app.engines.events.readAll(START, 1000)).filter((e) => e.stream === `customer-${created.id}`);
   t.equal(log.length, 6, 'a create and five updates');
   // Each built alone (a fresh fold from the stream's start): the reference.

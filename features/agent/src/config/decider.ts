@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, CHANNELS, Decider, DomainError, fail, isBlank, Plan, tiersOf } from '@support/domain';
+import { CHANNELS } from '@support/conversations';
+import { changedFields, Decider, DomainError, fail, isBlank, Plan, tiersOf } from '@support/domain';
 import { AgentChanges, AgentEvent, AgentSettings, Escalation, ModelTier } from './events';
 
 /**

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { CHANNELS, ESCALATION_REASONS } from '@support/domain';
+import { CHANNELS, ESCALATION_REASONS } from '@support/conversations';
 import { arrayOf, bool, EXAMPLE_ID, int, literal, NOT_BLANK_SCHEMA, nullable, oneOf, str, struct, withSchema } from '@support/http';
 import { AgentSettings, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '../config/events';
 

@@ -1,11 +1,11 @@
 import type * as t from 'io-ts';
 import type { Application, Principal } from '@support/application';
 import type { Plan } from '@support/domain';
+import { customerInput } from '@support/customers';
 import {
   arrayOf,
   bool,
   commandContext,
-  customerInput,
   freeItem,
   type Idempotency,
   int,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, PRIORITIES } from '@support/domain';
+import { CHANNELS, PRIORITIES } from '@support/conversations';
 
 /**
  * What an LLM client reads about the MCP tools: what each is for and when to use it, every

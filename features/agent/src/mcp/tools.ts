@@ -4,8 +4,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Principal } from '@support/application';
-import { CHANNELS, type Scope } from '@support/domain';
-import { API_VERSION, describeErrors, int, listBody, oneOf, str, struct, toApiError, toConversation, toMessage, type Api } from '@support/http';
+import { CHANNELS, conversationsOf, toConversation, toMessage } from '@support/conversations';
+import type { Scope } from '@support/domain';
+import { API_VERSION, describeErrors, int, listBody, oneOf, str, struct, toApiError, type Api } from '@support/http';
 import { agentOf } from '../service/agent';
 import { runTurn, searchBody, searchKnowledge, turnBody } from '../http/routes';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
@@ -73,12 +74,12 @@ export const mcpServer = ({ app }: Api, principal: Principal, requestId: string)
   tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, agent, principal, requestId, args));
   tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, agent, principal.workspaceId, args));
   tool('get_conversation', TOOLS.get_conversation, 'conversations:read', getArgs, async ({ conversation_id }) => {
-    const doc = await app.reads.conversations.require(principal.workspaceId, conversation_id, 'conversation');
-    const messages = await app.reads.messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });
+    const doc = await conversationsOf(app).reads.require(principal.workspaceId, conversation_id, 'conversation');
+    const messages = await conversationsOf(app).messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });
     return { ...toConversation(doc), messages: messages.items.map(toMessage) };
   });
   tool('list_conversations', TOOLS.list_conversations, 'conversations:read', listArgs, async ({ limit, starting_after, ...where }) => {
-    const page = await app.reads.conversations.find(principal.workspaceId, { where: where, startingAfter: starting_after, limit: limit ?? 20 });
+    const page = await conversationsOf(app).reads.find(principal.workspaceId, { where: where, startingAfter: starting_after, limit: limit ?? 20 });
     return listBody(page.items.map(toConversation), page.hasMore);
   });
   return server;

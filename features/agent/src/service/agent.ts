@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { Application, execute, perApplication, type Worker } from '@support/application';
+import { conversationsOf } from '@support/conversations';
+import { customersOf } from '@support/customers';
 import { articleAggregate, articleStream } from '@support/knowledge-base';
 import { GroundedResponder } from '../responders/grounded';
 import { LlmResponder } from '../responders/llm';
@@ -39,9 +41,8 @@ export class Agent implements Worker {
     this.turns = new AgentTurns(deps, {
       workspaces: app.workspaces,
       configs: this.configs,
-      conversations: app.conversations,
-      customers: app.customers,
-      reads: app.reads,
+      conversations: conversationsOf(app),
+      customers: customersOf(app).commands,
       knowledge: this.knowledge,
       responder,
       clock: app.clock,

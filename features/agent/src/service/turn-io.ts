@@ -1,7 +1,7 @@
-import { ESCALATION_REASONS } from '@support/domain';
+import { ESCALATION_REASONS } from '@support/conversations';
 import type { Position } from '@support/eventstore';
 import type { AgentSettings } from '../config/events';
-import type { CustomerInput } from '@support/application';
+import type { CustomerInput } from '@support/customers';
 
 export type EscalationReason = (typeof ESCALATION_REASONS)[number];
 

@@ -1,6 +1,6 @@
 import type { AgentSettings } from '../config/events';
 import type { EventStore, Position } from '@support/eventstore';
-import { conversationStream } from '@support/application';
+import { conversationStream } from '@support/conversations';
 import type { TurnResult } from './turn-io';
 
 interface Replied {

@@ -8,15 +8,13 @@ import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import type { AgentSettings } from '../config/events';
 import { planLimitError } from '../config/decider';
-import { aiMayReply, ConversationState, CREDITS_PER_REPLY, ID_PREFIX, tiersOf, TurnOutcome } from '@support/domain';
+import { CREDITS_PER_REPLY, ID_PREFIX, tiersOf } from '@support/domain';
+import { aiMayReply, conversationAggregate, type conversationsOf, conversationStream, ConversationState, TurnOutcome } from '@support/conversations';
+import type { Customers } from '@support/customers';
 import { Position } from '@support/eventstore';
 import {
   Clock,
   CommandContext,
-  conversationAggregate,
-  Conversations,
-  conversationStream,
-  Customers,
   Deps,
   DomainFailure,
   executeAll,
@@ -25,7 +23,6 @@ import {
   load,
   Logger,
   priorWrite,
-  ReadModels,
   withoutIdempotency,
   Workspaces,
 } from '@support/application';
@@ -55,9 +52,9 @@ export class AgentTurns {
     private readonly parts: {
       workspaces: Workspaces;
       configs: AgentConfigs;
-      conversations: Conversations;
+      /** The conversations' commands and read models. */
+      conversations: ReturnType<typeof conversationsOf>;
       customers: Customers;
-      reads: ReadModels;
       knowledge: KnowledgeFeed;
       responder: Responder;
       clock: Clock;
@@ -119,7 +116,7 @@ export class AgentTurns {
       // A new conversation is created in the same append as its first turn.
       const creation = existing
         ? []
-        : [(await this.parts.conversations.creation(ctx, { id: conversationId, channel: 'api', customer: input.customer })).command];
+        : [(await this.parts.conversations.commands.creation(ctx, { id: conversationId, channel: 'api', customer: input.customer })).command];
       const recorded = await executeAll(this.deps, ctx, conversationAggregate, conversationStream(conversationId), [
         ...creation,
         {
@@ -167,7 +164,7 @@ export class AgentTurns {
     if (!state.exists || state.workspace_id !== workspaceId) throw failure('not_found', `No such conversation: '${id}'`);
     if (state.channel !== 'api')
       throw failure('validation', `conversation ${id} is on the ${state.channel} channel; the agent answers over the API only on api conversations`);
-    const page = await this.parts.reads.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
+    const page = await this.parts.conversations.messages.find(workspaceId, { where: { conversation_id: id }, limit: HISTORY });
     const history = page.items.reverse().map((m) => ({ sender_type: m.sender_type, content: m.content, created_at: m.created_at }));
     return { state, history };
   }
@@ -266,7 +263,7 @@ export class AgentTurns {
     try {
       const captured = await this.parts.customers.captureLead(plain, conversationId, customerId, lead);
       // The conversation shows the customer's contact details as they are now (a new customer, or an e-mail just learnt).
-      const linked = await this.parts.conversations.linkCustomer(plain, conversationId, captured.customerId);
+      const linked = await this.parts.conversations.commands.linkCustomer(plain, conversationId, captured.customerId);
       return linked ?? captured.position;
     } catch (err) {
       // The turn is recorded; a lead that cannot be stored (say, an address another customer

@@ -1,5 +1,4 @@
-import type { ConversationDocument, MessageDocument } from '@support/projections';
-import { API_KEYS, CONVERSATIONS, CUSTOMERS, MESSAGES, WORKSPACES, type CustomerDocument } from '@support/projections';
+import { API_KEYS, WORKSPACES } from '@support/projections';
 import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
@@ -65,23 +64,13 @@ export interface ApiKeyDoc extends Doc {
   expires_at: string | null;
   revoked_at: string | null;
 }
-export type CustomerDoc = CustomerDocument;
-/** Holds `config`, which no response may include. */
-export type ConversationDoc = ConversationDocument;
-export type MessageDoc = MessageDocument;
 
 export class ReadModels {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
-  readonly customers: Scoped<CustomerDoc>;
-  readonly conversations: Scoped<ConversationDoc>;
-  readonly messages: Scoped<MessageDoc>;
 
   constructor(reads: ReadStore) {
     this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
     this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
-    this.customers = new Scoped(reads.collection<CustomerDoc>(CUSTOMERS));
-    this.conversations = new Scoped(reads.collection<ConversationDoc>(CONVERSATIONS));
-    this.messages = new Scoped(reads.collection<MessageDoc>(MESSAGES));
   }
 }

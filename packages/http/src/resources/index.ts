@@ -3,6 +3,3 @@
 export * from './common';
 export * from './examples';
 export * from './meta';
-export * from './customer';
-export * from './conversation';
-export * from './message';

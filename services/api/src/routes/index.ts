@@ -1,8 +1,7 @@
 import type { RouteDef } from '@support/http';
 import { agentRoutes } from '@support/agent/routes';
-import { conversationRoutes } from './conversations';
-import { customerRoutes } from './customers';
-import { messageRoutes } from './messages';
+import { conversationRoutes, messageRoutes } from '@support/conversations/routes';
+import { customerRoutes } from '@support/customers/routes';
 import { metaRoutes } from './meta';
 import { tagRoutes } from '@support/tags/routes';
 import { cannedResponseRoutes } from '@support/canned-responses/routes';

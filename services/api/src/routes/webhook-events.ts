@@ -1,16 +1,6 @@
-import {
-  ConversationResource,
-  CustomerResource,
-  EXAMPLE_ID,
-  literal,
-  MessageResource,
-  oneOf,
-  str,
-  struct,
-  timestamp,
-  toSchema,
-  type WebhookDef,
-} from '@support/http';
+import { ConversationResource, MessageResource } from '@support/conversations';
+import { CustomerResource } from '@support/customers';
+import { EXAMPLE_ID, literal, oneOf, str, struct, timestamp, toSchema, type WebhookDef } from '@support/http';
 import { SLA_METRICS, TicketResource } from '@support/tickets';
 import type { WebhookEventType } from '@support/webhook-endpoints';
 

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
+import { customersOf } from '@support/customers';
 import { Application, loadConfig, openEngines, reservationStream, silentLogger } from '@support/application';
 import { AppendResult, EventStore, PartialAppendError, StreamAppend } from '@support/eventstore';
-import { removeDir, tempDir } from '../support/service';
+import { removeDir, tempDir } from '../../support/service';
 import { CATALOG } from '@support/catalog';
 
 // A create claims the customer's e-mail, phone and external id and appends the customer in one
@@ -63,15 +64,15 @@ t.test('a create stopped between its claims: by a conflict it matches the winner
   };
 
   // A plain create: its claims and the customer, nothing between them taken.
-  const plain = await app.customers.createOrMatch(ctx, { email: 'plain@example.com', phone: '+1 555 0101' });
+  const plain = await customersOf(app).commands.createOrMatch(ctx, { email: 'plain@example.com', phone: '+1 555 0101' });
   t.strictSame([plain.created, await owner('customer_email', 'plain@example.com'), await owner('customer_phone', '+15550101')], [true, plain.id, plain.id]);
 
   // Between this create's e-mail claim and its phone claim, another create takes the phone.
   let other: { id: string } | null = null;
   meanwhile = async () => {
-    other = await app.customers.createOrMatch(ctx, { phone: '+1 555 0102', name: 'Other' });
+    other = await customersOf(app).commands.createOrMatch(ctx, { phone: '+1 555 0102', name: 'Other' });
   };
-  const stopped = await app.customers.createOrMatch(ctx, { email: 'stopped@example.com', phone: '+1 555 0102' });
+  const stopped = await customersOf(app).commands.createOrMatch(ctx, { email: 'stopped@example.com', phone: '+1 555 0102' });
   t.ok(other, 'the other create ran between the two claims');
   t.strictSame([stopped.created, stopped.id], [false, other!.id], 'it answers with the customer that holds the phone');
   t.equal(await owner('customer_phone', '+15550102'), other!.id);
@@ -81,9 +82,9 @@ t.test('a create stopped between its claims: by a conflict it matches the winner
   // A fault between two claims (the engine went away): the claim made is released, the error
   // goes on, and no customer is made.
   meanwhile = () => Promise.reject(new Error('the engine went away'));
-  await t.rejects(app.customers.createOrMatch(ctx, { email: 'fault@example.com', phone: '+1 555 0103' }), /the engine went away/);
+  await t.rejects(customersOf(app).commands.createOrMatch(ctx, { email: 'fault@example.com', phone: '+1 555 0103' }), /the engine went away/);
   t.strictSame([await owner('customer_email', 'fault@example.com'), await owner('customer_phone', '+15550103')], [null, null]);
-  const again = await app.customers.createOrMatch(ctx, { email: 'fault@example.com', phone: '+1 555 0103' });
+  const again = await customersOf(app).commands.createOrMatch(ctx, { email: 'fault@example.com', phone: '+1 555 0103' });
   t.strictSame([again.created, await owner('customer_email', 'fault@example.com')], [true, again.id], 'the values are free for the next create');
 });
 
@@ -91,7 +92,9 @@ t.test('creates of one person in one turn: one group commit, one customer, the o
   const { app, ctx } = await setup(t);
   // All decided on the same free values and appended in the same group: one appendMany wins,
   // the others conflict in it and go the careful way, which finds the winner.
-  const results = await Promise.all(Array.from({ length: 8 }, () => app.customers.createOrMatch(ctx, { email: 'same@example.com', phone: '+1 555 0199' })));
+  const results = await Promise.all(
+    Array.from({ length: 8 }, () => customersOf(app).commands.createOrMatch(ctx, { email: 'same@example.com', phone: '+1 555 0199' })),
+  );
   t.strictSame(results.map((r) => r.created).sort(), [false, false, false, false, false, false, false, true]);
   t.equal(new Set(results.map((r) => r.id)).size, 1);
 });

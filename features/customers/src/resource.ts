@@ -1,11 +1,9 @@
 import * as t from 'io-ts';
-import { CUSTOMER_STATUSES } from '@support/domain';
-import { JsonView, type CustomerDoc } from '@support/application';
-import { arrayOf, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { oneOfRequired, PHONE_SCHEMA, withSchema } from '../codec/schema';
-import { timestamp } from './common';
-import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
+import { JsonView } from '@support/application';
+import { arrayOf, jsonObject, int, literal, nullable, oneOf, oneOfRequired, PHONE_SCHEMA, str, struct, withSchema } from '@support/http/codec';
+import { EXAMPLE_AT, EXAMPLE_ID, timestamp } from '@support/http/resources';
+import { CUSTOMER_STATUSES } from './events';
+import type { CustomerDocument } from './projection';
 
 /** Spec 2.4, plus `metadata` (accepted on create, so readable) and `updated_at`. */
 export const CustomerResource = struct(
@@ -50,7 +48,7 @@ export const CustomerResource = struct(
 );
 export type CustomerResource = t.TypeOf<typeof CustomerResource>;
 
-export const toCustomer = (d: CustomerDoc): CustomerResource => ({
+export const toCustomer = (d: CustomerDocument): CustomerResource => ({
   object: 'customer',
   id: d.id,
   email: d.email,
@@ -70,7 +68,7 @@ export const toCustomer = (d: CustomerDoc): CustomerResource => ({
 });
 
 /** Customers as the JSON of their resource, remembered per stored text (GET by id and lists). */
-export const customerJson = new JsonView<CustomerDoc>(toCustomer);
+export const customerJson = new JsonView<CustomerDocument>(toCustomer);
 
 /** Spec 2.5; it must carry an identity (email, phone or external_id) to create or match a customer. */
 export const customerInput = withSchema(

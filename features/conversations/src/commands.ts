@@ -1,16 +1,9 @@
 import { Position } from '@support/eventstore';
-import {
-  ConversationChannel,
-  ConversationCommand,
-  conversationDecider,
-  ConversationEvent,
-  ConversationState,
-  customerDecider,
-  CustomerEvent,
-  ID_PREFIX,
-} from '@support/domain';
-import { CustomerInput, Customers, customerStream } from './customers';
-import { Aggregate, CommandContext, Deps, execute, idsOf, load } from './execute';
+import { ID_PREFIX } from '@support/domain';
+import { Aggregate, ChannelResolver, CommandContext, Deps, execute, idsOf, load } from '@support/application';
+import { customerDecider, CustomerEvent, CustomerInput, Customers, customerStream } from '@support/customers';
+import { ConversationCommand, conversationDecider, ConversationState } from './decider';
+import { ConversationChannel, ConversationEvent } from './events';
 
 export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = {
   decider: conversationDecider,
@@ -25,9 +18,6 @@ export interface MessageInput {
   channel_metadata?: Record<string, unknown>;
   client_message_id?: string;
 }
-
-/** Finds the workspace's connected channel of a kind, so its conversation count follows. */
-export type ChannelResolver = (workspaceId: string, channel: ConversationChannel) => Promise<string | null>;
 
 export class Conversations {
   constructor(

@@ -1,10 +1,10 @@
-import { CUSTOMER_STATUSES } from '@support/domain';
-import { CUSTOMERS } from '@support/projections';
+import { CUSTOMER_STATUSES } from './events';
+import { CUSTOMERS } from './projection';
+import { customersOf } from './read-model';
+import { customerJson, CustomerResource, toCustomer } from './resource';
 import {
   arrayOf,
   commandContext,
-  customerJson,
-  CustomerResource,
   DEFAULT_LIMIT,
   freeObject,
   idParams,
@@ -20,7 +20,6 @@ import {
   route,
   str,
   struct,
-  toCustomer,
   withSchema,
 } from '@support/http';
 
@@ -43,7 +42,7 @@ export const customerRoutes = [
     ),
     response: { status: 200, codec: listOf(CustomerResource, 'customer'), description: 'A page of customers' },
     handler: async ({ app, principal, query }) => {
-      const page = await app.reads.customers.findJson(
+      const page = await customersOf(app).reads.findJson(
         principal.workspaceId,
         {
           where: query.status ? { status: query.status } : {},
@@ -74,8 +73,8 @@ export const customerRoutes = [
     links: linksTo(['GET /customers/:id', 'PATCH /customers/:id'], { id: '$response.body#/id' }),
     handler: async ({ app, principal, body, requestId, idempotency }) => {
       const ctx = commandContext(principal, requestId, idempotency);
-      const { id, position } = await app.customers.createOrMatch(ctx, body);
-      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, id), 'customer', id);
+      const { id, position } = await customersOf(app).commands.createOrMatch(ctx, body);
+      const doc = await readBack(app, position, () => customersOf(app).reads.get(principal.workspaceId, id), 'customer', id);
       return { body: toCustomer(doc) };
     },
   }),
@@ -88,7 +87,7 @@ export const customerRoutes = [
     params: idParams('customer'),
     response: { status: 200, codec: CustomerResource, description: 'The customer' },
     handler: async ({ app, principal, params }) => {
-      return { body: new JsonText(await app.reads.customers.requireJson(principal.workspaceId, params.id, 'customer', customerJson)) };
+      return { body: new JsonText(await customersOf(app).reads.requireJson(principal.workspaceId, params.id, 'customer', customerJson)) };
     },
   }),
   route({
@@ -101,8 +100,8 @@ export const customerRoutes = [
     body: struct({}, { email, phone, name, status: oneOf(CUSTOMER_STATUSES), tags }, { example: { name: 'Ada Moreau-Lind', tags: ['vip', 'beta'] } }),
     response: { status: 200, codec: CustomerResource, description: 'The updated customer' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
-      const { position } = await app.customers.update(commandContext(principal, requestId, idempotency), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.customers.get(principal.workspaceId, params.id), 'customer', params.id);
+      const { position } = await customersOf(app).commands.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => customersOf(app).reads.get(principal.workspaceId, params.id), 'customer', params.id);
       return { body: toCustomer(doc) };
     },
   }),

@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
-import { isBlank, uniqueTags } from '../text';
+import { changedFields, Decider, fail, isBlank, uniqueTags } from '@support/domain';
 import { ConversationChanges, ConversationEvent, ESCALATION_REASONS, MessageData } from './events';
 
 type Created = Extract<ConversationEvent, { type: 'conversation.created' }>['data'];

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { customerDecider, CustomerEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { customerDecider, CustomerEvent } from '@support/customers';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(customerDecider);
 const created: CustomerEvent = {

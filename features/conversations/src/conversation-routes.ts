@@ -1,9 +1,10 @@
-import { CHANNELS, PRIORITIES } from '@support/domain';
+import { customerInput } from '@support/customers';
+import { CHANNELS, PRIORITIES } from './events';
+import { ConversationResource, toConversation } from './conversation-resource';
+import { conversationsOf } from './read-model';
 import {
   arrayOf,
   commandContext,
-  ConversationResource,
-  customerInput,
   DEFAULT_LIMIT,
   freeObject,
   linksTo,
@@ -17,7 +18,6 @@ import {
   route,
   str,
   struct,
-  toConversation,
 } from '@support/http';
 
 export const conversationParams = struct({ id: resourceId('conv_', 'conversation') });
@@ -44,7 +44,11 @@ export const conversationRoutes = [
     response: { status: 200, codec: listOf(ConversationResource, 'conversation'), description: 'A page of conversations' },
     handler: async ({ app, principal, query }) => {
       const { limit, starting_after, ...filters } = query;
-      const page = await app.reads.conversations.find(principal.workspaceId, { where: filters, startingAfter: starting_after, limit: limit ?? DEFAULT_LIMIT });
+      const page = await conversationsOf(app).reads.find(principal.workspaceId, {
+        where: filters,
+        startingAfter: starting_after,
+        limit: limit ?? DEFAULT_LIMIT,
+      });
       return { body: listBody(page.items.map(toConversation), page.hasMore) };
     },
   }),
@@ -65,8 +69,8 @@ export const conversationRoutes = [
       id: '$response.body#/id',
     }),
     handler: async ({ app, principal, body, requestId, idempotency }) => {
-      const { id, position } = await app.conversations.create(commandContext(principal, requestId, idempotency), body);
-      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, id), 'conversation', id);
+      const { id, position } = await conversationsOf(app).commands.create(commandContext(principal, requestId, idempotency), body);
+      const doc = await readBack(app, position, () => conversationsOf(app).reads.get(principal.workspaceId, id), 'conversation', id);
       return { body: toConversation(doc) };
     },
   }),
@@ -79,7 +83,7 @@ export const conversationRoutes = [
     params: conversationParams,
     response: { status: 200, codec: ConversationResource, description: 'The conversation' },
     handler: async ({ app, principal, params }) => {
-      const doc = await app.reads.conversations.require(principal.workspaceId, params.id, 'conversation');
+      const doc = await conversationsOf(app).reads.require(principal.workspaceId, params.id, 'conversation');
       return { body: toConversation(doc) };
     },
   }),
@@ -102,8 +106,8 @@ export const conversationRoutes = [
     ),
     response: { status: 200, codec: ConversationResource, description: 'The updated conversation' },
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
-      const { position } = await app.conversations.update(commandContext(principal, requestId, idempotency), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.conversations.get(principal.workspaceId, params.id), 'conversation', params.id);
+      const { position } = await conversationsOf(app).commands.update(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => conversationsOf(app).reads.get(principal.workspaceId, params.id), 'conversation', params.id);
       return { body: toConversation(doc) };
     },
   }),

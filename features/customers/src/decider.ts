@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, DomainError, fail } from '../decider';
-import { uniqueTags } from '../text';
+import { changedFields, Decider, DomainError, fail, uniqueTags } from '@support/domain';
 import { CustomerChanges, CustomerEvent } from './events';
 import { identitiesOf, normaliseIdentity } from './identity';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { conversationDecider, ConversationEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
-import { messageData } from '../support/events';
+import { conversationDecider, ConversationEvent } from '@support/conversations';
+import { spec } from '../../support/decider-spec';
+import { messageData } from '../../support/events';
 
 const given = spec(conversationDecider);
 const created: ConversationEvent = {

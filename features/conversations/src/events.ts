@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 export const CHANNELS = ['api', 'widget', 'whatsapp', 'facebook', 'instagram', 'telegram'] as const;
 export const ConversationChannel = t.keyof({ api: null, widget: null, whatsapp: null, facebook: null, instagram: null, telegram: null });

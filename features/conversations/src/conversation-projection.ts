@@ -1,5 +1,6 @@
 import type { Doc } from '@support/readstore';
-import { aggregateId, EventData, Projection } from './projection';
+import { aggregateId, Projection } from '@support/projections';
+import type { ConversationEvent } from './events';
 
 export const CONVERSATIONS = {
   name: 'conversations',
@@ -15,7 +16,7 @@ export const CONVERSATIONS = {
 
 /** A conversation as the read model holds it: its fields, its message count and its resolution. */
 export type ConversationDocument = Doc &
-  EventData<'conversation.created'> & {
+  Extract<ConversationEvent, { type: 'conversation.created' }>['data'] & {
     is_pinned: boolean;
     resolution_type: string | null;
     message_count: number;
@@ -25,7 +26,7 @@ export type ConversationDocument = Doc &
     updated_at: string;
   };
 
-export const conversationsProjection: Projection<ConversationDocument> = {
+export const conversationsProjection: Projection<ConversationDocument, ConversationEvent> = {
   collection: CONVERSATIONS,
   handles: ['conversation.created', 'conversation.updated', 'message.created'],
   targets: (e) => [aggregateId(e)],

@@ -1,21 +1,23 @@
 import * as E from 'fp-ts/Either';
 import { PartialAppendError, WrongExpectedRevisionError } from '@support/eventstore';
+import { DomainEvent, ID_PREFIX } from '@support/domain';
 import {
-  CustomerChanges,
-  CustomerCommand,
-  customerDecider,
-  CustomerEvent,
-  CustomerState,
-  DomainEvent,
-  ID_PREFIX,
-  IdentityKind,
-  identitiesOf,
-  normaliseIdentity,
-} from '@support/domain';
-import { DomainFailure, failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, idsOf, load } from './execute';
-import { executeTogether, Part } from './execute-together';
-import { Reservations, reservationStream } from './reservations';
+  Aggregate,
+  CommandContext,
+  Deps,
+  DomainFailure,
+  execute,
+  executeTogether,
+  failure,
+  idsOf,
+  load,
+  Part,
+  Reservations,
+  reservationStream,
+} from '@support/application';
+import { CustomerCommand, customerDecider, CustomerState } from './decider';
+import { CustomerChanges, CustomerEvent } from './events';
+import { IdentityKind, identitiesOf, normaliseIdentity } from './identity';
 
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };
 export const customerStream = (id: string) => `customer-${id}`;

@@ -6,17 +6,17 @@ import {
   linksTo,
   listBody,
   listOf,
-  MessageResource,
   NOT_BLANK_SCHEMA,
   pageParams,
   readBack,
   route,
   str,
   struct,
-  toMessage,
   withSchema,
 } from '@support/http';
-import { conversationParams } from './conversations';
+import { conversationParams } from './conversation-routes';
+import { MessageResource, toMessage } from './message-resource';
+import { conversationsOf } from './read-model';
 
 export const messageRoutes = [
   route({
@@ -29,8 +29,8 @@ export const messageRoutes = [
     query: struct({}, pageParams),
     response: { status: 200, codec: listOf(MessageResource, 'message'), description: 'A page of messages' },
     handler: async ({ app, principal, params, query }) => {
-      await app.reads.conversations.require(principal.workspaceId, params.id, 'conversation');
-      const page = await app.reads.messages.find(principal.workspaceId, {
+      await conversationsOf(app).reads.require(principal.workspaceId, params.id, 'conversation');
+      const page = await conversationsOf(app).messages.find(principal.workspaceId, {
         where: { conversation_id: params.id },
         startingAfter: query.starting_after,
         limit: query.limit ?? DEFAULT_LIMIT,
@@ -57,8 +57,8 @@ export const messageRoutes = [
     response: { status: 201, codec: MessageResource, description: 'The message (the first one, for a repeated client_message_id)' },
     links: linksTo(['GET /conversations/:id', 'GET /conversations/:id/messages'], { id: '$response.body#/conversation_id' }),
     handler: async ({ app, principal, params, body, requestId, idempotency }) => {
-      const { id, position } = await app.conversations.postMessage(commandContext(principal, requestId, idempotency), params.id, body);
-      const doc = await readBack(app, position, () => app.reads.messages.get(principal.workspaceId, id), 'message', id);
+      const { id, position } = await conversationsOf(app).commands.postMessage(commandContext(principal, requestId, idempotency), params.id, body);
+      const doc = await readBack(app, position, () => conversationsOf(app).messages.get(principal.workspaceId, id), 'message', id);
       return { body: toMessage(doc) };
     },
   }),

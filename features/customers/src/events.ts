@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, nullable } from '../decider';
+import { eventCodec, nullable } from '@support/domain';
 
 export const CUSTOMER_STATUSES = ['active', 'inactive', 'archived'] as const;
 export const CustomerStatus = t.keyof({ active: null, inactive: null, archived: null });

@@ -1,10 +1,8 @@
 import * as t from 'io-ts';
-import { CHANNELS } from '@support/domain';
-import type { MessageDoc } from '@support/application';
-import { anyJson, arrayOf, bool, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
-import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
+import { anyJson, arrayOf, bool, literal, nullable, oneOf, str, struct } from '@support/http/codec';
+import { EXAMPLE_AT, EXAMPLE_ID, timestamp } from '@support/http/resources';
+import { CHANNELS } from './events';
+import type { MessageDocument } from './message-projection';
 
 /** Spec 2.3, plus the caller's `client_message_id`. Also the `data` of `message.created` events. */
 export const MessageResource = struct(
@@ -47,7 +45,7 @@ export const MessageResource = struct(
 );
 export type MessageResource = t.TypeOf<typeof MessageResource>;
 
-export const toMessage = (d: MessageDoc): MessageResource => ({
+export const toMessage = (d: MessageDocument): MessageResource => ({
   object: 'message',
   id: d.id,
   conversation_id: d.conversation_id,

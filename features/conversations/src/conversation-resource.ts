@@ -1,10 +1,8 @@
 import * as t from 'io-ts';
-import { CHANNELS, PRIORITIES } from '@support/domain';
-import type { ConversationDoc } from '@support/application';
-import { anyJson, arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { timestamp } from './common';
-import { EXAMPLE_AT, EXAMPLE_ID } from './examples';
+import { anyJson, arrayOf, bool, jsonObject, int, literal, nullable, oneOf, str, struct } from '@support/http/codec';
+import { EXAMPLE_AT, EXAMPLE_ID, timestamp } from '@support/http/resources';
+import { CHANNELS, PRIORITIES } from './events';
+import type { ConversationDocument } from './conversation-projection';
 
 /** Spec 2.2, plus `metadata` (accepted on create, so readable). */
 export const ConversationResource = struct(
@@ -59,7 +57,7 @@ export const ConversationResource = struct(
 );
 export type ConversationResource = t.TypeOf<typeof ConversationResource>;
 
-export const toConversation = (d: ConversationDoc): ConversationResource => ({
+export const toConversation = (d: ConversationDocument): ConversationResource => ({
   object: 'conversation',
   id: d.id,
   status: d.status,

@@ -1,6 +1,7 @@
-import type { CUSTOMER_STATUSES } from '@support/domain';
+import { aggregateId, Projection } from '@support/projections';
 import type { Doc } from '@support/readstore';
-import { aggregateId, Projection } from './projection';
+import type { CUSTOMER_STATUSES, CustomerEvent } from './events';
+import type { ContactEvent } from './contact-events';
 
 export const CUSTOMERS = {
   name: 'customers',
@@ -26,7 +27,7 @@ export interface CustomerDocument extends Doc {
   updated_at: string;
 }
 
-export const customersProjection: Projection<CustomerDocument> = {
+export const customersProjection: Projection<CustomerDocument, CustomerEvent | ContactEvent> = {
   collection: CUSTOMERS,
   handles: ['customer.created', 'customer.updated', 'conversation.created', 'conversation.updated', 'message.created'],
   targets: (e) => {

@@ -1,0 +1,3 @@
+// The API's part of the feature: the conversations' and messages' routes.
+export * from './conversation-routes';
+export * from './message-routes';
