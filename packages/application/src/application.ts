@@ -1,19 +1,14 @@
 import { formatPosition, parsePosition, Position, upcastingEvents } from '@support/eventstore';
 import { CHECKPOINT, CheckpointWatch, Projector, ProjectionWatch, readModelCheckpoint } from '@support/projections';
 import type { BusSubscription } from '@support/bus';
-import { authenticator } from './auth/authenticate';
 import { Clock, IdSource, systemClock, ulidIds } from './clock';
-import { ApiKeys } from './commands/keys';
 import { Deps } from './commands/execute';
-import { Imports } from './commands/imports';
 import { Reservations } from './commands/reservations';
-import { Workspaces } from './commands/workspaces';
 import { Config } from './config';
 import { Engines, openEngines } from './engines';
 import type { Catalog } from './feature';
 import { type Logger, Metrics } from '@support/kernel';
 import { meteredEvents } from './metered-events';
-import { ReadModels } from './queries/read-models';
 import { Leases } from './workers/leases';
 
 /** Where projectors announce their checkpoints (outside the bus's durable subjects). */
@@ -33,9 +28,11 @@ export interface ApplicationOptions {
 }
 
 /**
- * The use cases above the ports (commands, read models, read-your-writes), wired once per
- * process. What only the API runs (the agent, rate limits, the idempotency cache) is built by
- * the API process beside it, so the workers never load it.
+ * A process's runtime over the ports: its configuration, engines (appends measured), clock and
+ * ids, metrics, the catalog, unique claims, leases, the projector when it runs one, and
+ * read-your-writes. It builds no feature's commands or read models: each feature builds its
+ * own over it when a process first uses them (`perApplication`), so a process builds only what
+ * it runs. What only the API runs (rate limits, the idempotency cache) is built beside it.
  */
 export class Application {
   readonly config: Config;
@@ -49,14 +46,9 @@ export class Application {
   readonly metrics: Metrics;
   /** What commands run on: the event store, the clock and the id source. */
   readonly deps: Deps;
-  readonly reads: ReadModels;
-  readonly workspaces: Workspaces;
-  readonly keys: ApiKeys;
   /** Unique claims (a customer's e-mail, a tag's name) as streams of their own. */
   readonly reservations: Reservations;
-  readonly imports: Imports;
   readonly projector: Projector | null;
-  readonly authenticate;
   /** Leases in the read store (relay, SLA monitor, read models' projectors). */
   readonly leases: Leases;
   private readonly watch: ProjectionWatch;
@@ -80,12 +72,7 @@ export class Application {
     this.deps = deps;
     const reservations = new Reservations(deps);
     this.reservations = reservations;
-    this.workspaces = new Workspaces(deps, reservations);
-    this.keys = new ApiKeys(deps, this.workspaces);
-    this.imports = new Imports(deps, this.workspaces, options.catalog.imports);
-    this.reads = new ReadModels(this.engines.reads);
     this.leases = new Leases(this.engines.reads, this.clock, options.config.leaseTtlMs, this.engines.bus);
-    this.authenticate = authenticator(this.reads, this.clock);
     this.projector = options.projector
       ? new Projector(this.engines.events, this.engines.reads, options.catalog.projections, this.log.child({ component: 'projector' }), {
           onCheckpoint: this.signalCheckpoint,

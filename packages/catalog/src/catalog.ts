@@ -5,20 +5,21 @@ import { channelsFeature, newestChannelOf } from '@support/channels';
 import { conversationsFeature } from '@support/conversations';
 import { customersFeature } from '@support/customers';
 import { AnyDomainEvent, eventTypesOf } from '@support/domain';
-import { AnyProjection, BUILT_IN_PROJECTIONS } from '@support/projections';
+import type { AnyProjection } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
 import { ticketsFeature } from '@support/tickets';
 import { webhookEndpointsFeature } from '@support/webhook-endpoints';
+import { workspacesFeature } from '@support/workspaces';
 import { agentFeature } from '@support/agent/manifest';
 
 /**
  * The product's features put together, for the processes to compose: every event the platform
- * records, every read model and every kind of import. A feature in a folder of its own
- * (features/*) joins here; the rest are still in @support/domain, @support/projections and
- * @support/application.
+ * records, every read model and every kind of import. Every feature folder (features/*) joins
+ * here; the core adds only its unique claims' events (@support/domain's AnyDomainEvent).
  */
 const FEATURES = [
+  workspacesFeature,
   customersFeature,
   conversationsFeature,
   tagsFeature,
@@ -53,7 +54,7 @@ const inOrder = <A>(items: readonly A[], name: (a: A) => string, listed: readonl
  * had folders of their own: a moved feature keeps its place (admin output, projector groups).
  */
 export const ALL_PROJECTIONS: readonly AnyProjection[] = inOrder(
-  [...BUILT_IN_PROJECTIONS, ...FEATURES.flatMap((f) => f.projections)],
+  FEATURES.flatMap((f) => f.projections),
   (p) => p.collection.name,
   [
     'workspaces',

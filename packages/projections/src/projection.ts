@@ -1,4 +1,3 @@
-import type { AnyDomainEvent } from '@support/domain';
 import type { EventMetadata, Position } from '@support/eventstore';
 import type { CollectionSpec, Doc } from '@support/readstore';
 
@@ -9,16 +8,13 @@ export interface LoggedEvent {
 }
 
 /** An event as a projection sees it: typed payload plus where and when it happened. */
-export type ProjectedEvent<E extends LoggedEvent = AnyDomainEvent> = E & { metadata: EventMetadata; position: Position; stream: string; revision: number };
-
-/** The payload of one event type: what a document built from it starts with. */
-export type EventData<T extends AnyDomainEvent['type']> = Extract<AnyDomainEvent, { type: T }>['data'];
+export type ProjectedEvent<E extends LoggedEvent = LoggedEvent> = E & { metadata: EventMetadata; position: Position; stream: string; revision: number };
 
 /**
  * One read model, its documents typed `D` (the resource mappers read them without casts). `apply` is pure: the same document and event always give the same result,
  * so a rebuild from the log reproduces every document.
  */
-export interface Projection<D extends Doc = Doc, E extends LoggedEvent = AnyDomainEvent> {
+export interface Projection<D extends Doc = Doc, E extends LoggedEvent = LoggedEvent> {
   readonly collection: CollectionSpec;
   readonly handles: readonly E['type'][];
   /** Ids of the documents the event changes. */

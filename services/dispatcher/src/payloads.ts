@@ -81,14 +81,14 @@ export class Payloads {
   async build(event: RecordedEvent): Promise<Record<string, unknown> | null> {
     const spec = PAYLOADS[event.type];
     if (!spec) return null;
-    const id = spec.target(event as unknown as ProjectedEvent);
+    const id = spec.target(event);
     let doc = spec.eventAlone ? this.fold(spec, id, null, [event], event.revision) : await this.foldStream(spec, id, event);
     if (!doc) return null;
     if (spec.crossStream) {
       const current = await this.app.engines.reads.collection(spec.projection.collection).get(id);
       if (current) for (const field of spec.crossStream) doc = { ...doc, [field]: current[field] };
     }
-    return spec.serialize(doc, event as unknown as ProjectedEvent) as Record<string, unknown>;
+    return spec.serialize(doc, event) as Record<string, unknown>;
   }
 
   /** The document folded from its stream up to the event, from the remembered fold when it is before the event. */

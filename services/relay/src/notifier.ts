@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { workspacesOf } from '@support/workspaces';
 import { LogConsumer, type Application, type Logger, type LogConsumerOptions } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
 import { endpointsOf } from '@support/webhook-endpoints';
@@ -30,9 +31,9 @@ export class Notifier extends LogConsumer {
     if (event.type !== 'webhook_endpoint.failure_warning' && event.type !== 'webhook_endpoint.disabled') return;
     const data = event.data as { id: string; last_error: string; consecutive_failures?: number; reason?: string };
     const endpoint = await endpointsOf(this.app).all.get(data.id);
-    const workspace = endpoint && (await this.app.reads.workspaces.get(endpoint.workspace_id));
+    const workspace = endpoint && (await workspacesOf(this.app).reads.get(endpoint.workspace_id));
     if (!endpoint || !workspace) return;
-    const to = (workspace.email as string | null | undefined) ?? `owner@${workspace.slug}.invalid`;
+    const to = workspace.email ?? `owner@${workspace.slug}.invalid`;
     if (!workspace.email) this.mailLog.warn('workspace has no e-mail address; set one with `admin workspace set --email`', { workspace_id: workspace.id });
     const disabled = event.type === 'webhook_endpoint.disabled';
     const why = data.reason === 'gone' ? 'the receiver answered 410 Gone' : `${disabled ? 15 : data.consecutive_failures} deliveries in a row failed`;

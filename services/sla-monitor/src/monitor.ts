@@ -1,4 +1,5 @@
 import { type Application, type Logger } from '@support/application';
+import { workspacesOf } from '@support/workspaces';
 import { slaSignals, SlaView, ticketActivityOf, ticketsOf } from '@support/tickets';
 
 const OPEN_STATUSES = ['open', 'pending', 'on_hold'] as const;
@@ -40,7 +41,7 @@ export class SlaMonitor {
   async scan(): Promise<number> {
     const now = this.app.clock.now().getTime();
     let recorded = 0;
-    const { items: workspaces } = await this.app.reads.workspaces.find({ where: { sla_tracking: true } });
+    const { items: workspaces } = await workspacesOf(this.app).reads.find({ where: { sla_tracking: true } });
     for (const workspace of workspaces) {
       for (const status of OPEN_STATUSES) {
         const { items } = await ticketsOf(this.app).find(workspace.id, { where: { status } });

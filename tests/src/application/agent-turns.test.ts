@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { conversationAggregate, conversationsOf, conversationStream } from '@support/conversations';
 import { Agent, type Answer, type Question, type Responder } from '@support/agent';
 import { Application, keyedIds, load as loadStream, loadConfig, silentLogger } from '@support/application';
@@ -28,10 +29,10 @@ const setUp = async (t: Test) => {
     await app.stop();
     removeDir(dir);
   });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Turns', credits: 10 });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Turns', credits: 10 });
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
   await agent.configs.configure(ctx, 'pro', { is_enabled: true, deployed_channels: { api: true } });
-  const balance = async () => (await app.workspaces.get(workspace.id))!.credits;
+  const balance = async () => (await workspacesOf(app).commands.get(workspace.id))!.credits;
   const ledger = async () =>
     (await app.engines.events.readStream(`workspace-${workspace.id}`)).map((e) => e.type).filter((type) => type.startsWith('workspace.credits'));
   return { app, agent, ctx, responder, balance, ledger };

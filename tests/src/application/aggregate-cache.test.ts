@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { conversationsOf } from '@support/conversations';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { removeDir, tempDir } from '../support/service';
@@ -12,7 +13,7 @@ const withWorkspace = async (t: Test, name: string) => {
     await app.stop();
     removeDir(dir);
   });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name });
   return { app, workspace };
 };
 
@@ -26,7 +27,7 @@ t.test('folded-state cache: a second process writing the same stream is seen', a
     await b.stop();
     removeDir(dir);
   });
-  const { workspace } = await a.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Cache' });
+  const { workspace } = await workspacesOf(a).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Cache' });
   const ctx = { workspaceId: workspace.id, actor: 'key_test', requestId: null };
   const { id } = await conversationsOf(a).commands.create(ctx, {});
   for (let i = 0; i < 50; i++) await conversationsOf(a).commands.postMessage(ctx, id, { content: `m${i}` });

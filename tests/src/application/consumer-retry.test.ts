@@ -1,4 +1,5 @@
 import t from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { customersOf } from '@support/customers';
 import { Application, jsonLogger, LogConsumer, loadConfig, openEngines } from '@support/application';
 import type { RecordedEvent } from '@support/eventstore';
@@ -59,7 +60,7 @@ t.test('the projector retries a failing read store and catches up; health shows 
     await app.stop();
     removeDir(dir);
   });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Retry' });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Retry' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   t.equal(app.projector!.health()!.status, 'running');
 

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['application'],
   ['http'],
   // One folder per feature (features/*), each above the cores it builds on.
-  ['customers', 'tags', 'tickets', 'knowledge-base', 'canned-responses', 'webhook-endpoints'],
+  ['workspaces', 'customers', 'tags', 'tickets', 'knowledge-base', 'canned-responses', 'webhook-endpoints'],
   // A conversation starts with its customer (made or matched); a channel counts its conversations.
   ['conversations'],
   ['channels'],

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { workspacesOf } from '@support/workspaces';
 import Koa from 'koa';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,8 +85,8 @@ const main = async () => {
   await app.start();
   try {
     const admin = { workspaceId: null, actor: 'bench', requestId: null };
-    const { workspace } = await app.workspaces.create(admin, { name: 'Layers', credits: 1_000_000 });
-    const key = await app.keys.create(admin, { workspaceId: workspace.id, name: 'layers' });
+    const { workspace } = await workspacesOf(app).commands.create(admin, { name: 'Layers', credits: 1_000_000 });
+    const key = await workspacesOf(app).keys.create(admin, { workspaceId: workspace.id, name: 'layers' });
     const customer = await customersOf(app).commands.createOrMatch(
       { workspaceId: workspace.id, actor: 'bench', requestId: 'bench' },
       { email: 'layers@example.com', name: 'Layers' },

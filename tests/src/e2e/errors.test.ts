@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { workspacesOf } from '@support/workspaces';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
@@ -241,8 +242,11 @@ t.test('an unexpected failure is a 500 envelope with a request id, and no stack'
   };
   const app = new Application({ catalog: CATALOG, config: { ...loadConfig({}), dataDir: sdir }, log, engines: { ...engines, reads: broken }, projector: true });
   await app.start();
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Broken' });
-  const { key, position } = await app.keys.create({ workspaceId: null, actor: 'test', requestId: null }, { workspaceId: workspace.id, name: 'k' });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Broken' });
+  const { key, position } = await workspacesOf(app).keys.create(
+    { workspaceId: null, actor: 'test', requestId: null },
+    { workspaceId: workspace.id, name: 'k' },
+  );
   await app.settle(position);
   const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

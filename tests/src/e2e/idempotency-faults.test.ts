@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { workspacesOf } from '@support/workspaces';
 import t, { type Test } from 'tap';
 import { Application, loadConfig, openEngines, silentLogger } from '@support/application';
 import { endpointsOf } from '@support/webhook-endpoints';
@@ -52,8 +53,8 @@ const serve = async (t: Test, dir: string, opts: { projector: boolean; timeoutMs
 /** A workspace and key, projected (so an API without a projector still knows the key). */
 const keyOn = async (t: Test, dir: string) => {
   const setup = await serve(t, dir, { projector: true });
-  const { workspace } = await setup.app.workspaces.create(system, { name: 'Faults' });
-  const { key, position } = await setup.app.keys.create(system, { workspaceId: workspace.id, name: 'k' });
+  const { workspace } = await workspacesOf(setup.app).commands.create(system, { name: 'Faults' });
+  const { key, position } = await workspacesOf(setup.app).keys.create(system, { workspaceId: workspace.id, name: 'k' });
   await setup.app.settle(position);
   await setup.stop();
   return key;

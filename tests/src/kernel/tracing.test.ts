@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { Application, inSpan, loadConfig, silentLogger, stopTracing, tracingEnabled } from '@support/application';
 import { startTracing } from '@support/kernel/tracing-sdk';
@@ -25,7 +26,7 @@ const ctx = { workspaceId: null, actor: 'test', requestId: 'req_1' };
 t.test('off: no span, no trace context in the events', async (t) => {
   t.equal(tracingEnabled(), false);
   const app = await appIn(t);
-  const { workspace } = await app.workspaces.create(ctx, { name: 'Untraced' });
+  const { workspace } = await workspacesOf(app).commands.create(ctx, { name: 'Untraced' });
   const [event] = await app.engines.events.readStream(`workspace-${workspace.id}`);
   t.equal(event.metadata.traceparent, undefined);
 });
@@ -35,7 +36,7 @@ t.test('on: the command is a child of its caller, its events carry it, the proje
   t.ok(startTracing({ service: 'test', exporter, processor: (e) => new SimpleSpanProcessor({ exporter: e }) }));
   t.teardown(stopTracing);
   const app = await appIn(t);
-  const { workspace, position } = await inSpan('caller', {}, () => app.workspaces.create(ctx, { name: 'Traced' }));
+  const { workspace, position } = await inSpan('caller', {}, () => workspacesOf(app).commands.create(ctx, { name: 'Traced' }));
   await app.settle(position);
   const [event] = await app.engines.events.readStream(`workspace-${workspace.id}`);
   const spans = exporter.getFinishedSpans();

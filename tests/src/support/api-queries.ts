@@ -1,6 +1,6 @@
 import { DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_EVENTS } from '@support/webhook-endpoints';
 import { ARTICLES } from '@support/knowledge-base';
-import { WORKSPACES } from '@support/projections';
+import { WORKSPACES } from '@support/workspaces';
 import { CONVERSATIONS, MESSAGES } from '@support/conversations';
 import { CUSTOMERS } from '@support/customers';
 import { TICKETS } from '@support/tickets';

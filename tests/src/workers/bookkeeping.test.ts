@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { workspacesOf } from '@support/workspaces';
 import t, { type Test } from 'tap';
 import { Application, jsonLogger, loadConfig, openEngines } from '@support/application';
 import { endpointsOf, webhookEndpointStream, webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
@@ -66,7 +67,7 @@ const setup = async (t: Test, concurrency: number) => {
     removeDir(dir);
   });
   const ctx = { workspaceId: null, actor: 'test', requestId: null };
-  const { workspace } = await app.workspaces.create(ctx, { name: 'Bookkeeping' });
+  const { workspace } = await workspacesOf(app).commands.create(ctx, { name: 'Bookkeeping' });
   const wctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   const endpoint = await webhookEndpointsOf(app).create(wctx, { url: receiver.url('/hook'), enabled_events: ['customer.created'] });
   await app.settle(endpoint.position);

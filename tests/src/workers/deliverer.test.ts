@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { Application, type Clock, loadConfig, silentLogger } from '@support/application';
 import { webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
 import { removeDir, tempDir } from '../support/service';
@@ -24,7 +25,7 @@ const setup = async (t: Test, options: { clock?: Clock; takeOverAfterMs?: number
     removeDir(dir);
   });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
-  const { workspace } = await app.workspaces.create(admin, { name: 'Deliverer' });
+  const { workspace } = await workspacesOf(app).commands.create(admin, { name: 'Deliverer' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   // Port 9 on loopback: nothing listens, so every attempt fails at once.
   const endpoint = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { customersOf } from '@support/customers';
 import { Application, loadConfig, silentLogger } from '@support/application';
 import { webhookEndpointsOf, webhookRecordsOf } from '@support/webhook-endpoints';
@@ -23,7 +24,7 @@ t.test('intake is idempotent: an event accepted twice records one event and one 
     removeDir(dir);
   });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
-  const { workspace } = await app.workspaces.create(admin, { name: 'Intake' });
+  const { workspace } = await workspacesOf(app).commands.create(admin, { name: 'Intake' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   const a = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/a', enabled_events: ['customer.created'] });
   const b = await webhookEndpointsOf(app).create(ctx, { url: 'https://127.0.0.1:9/b', enabled_events: ['*'] });
@@ -55,7 +56,7 @@ t.test('payloads: each is the resource right after its event, whatever order eve
     await app.stop();
     removeDir(dir);
   });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Payloads' });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Payloads' });
   const ctx = { workspaceId: workspace.id, actor: 'test', requestId: null };
   const created = await customersOf(app).commands.createOrMatch(ctx, { email: 'fold@example.com', name: 'Name 0' });
   for (let i = 1; i <= 5; i++) await customersOf(app).commands.update(ctx, created.id, { name: `Name ${i}` });

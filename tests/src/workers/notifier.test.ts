@@ -1,4 +1,5 @@
 import t from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { Application, jsonLogger, loadConfig } from '@support/application';
 import { webhookEndpointsOf } from '@support/webhook-endpoints';
 import { Notifier } from '@support/relay';
@@ -44,7 +45,7 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
   const endpointOf = async (email: string) => {
-    const { workspace } = await app.workspaces.create(admin, { name: email, email });
+    const { workspace } = await workspacesOf(app).commands.create(admin, { name: email, email });
     const ep = await webhookEndpointsOf(app).create(
       { workspaceId: workspace.id, actor: 'test', requestId: null },
       { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] },

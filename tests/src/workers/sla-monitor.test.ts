@@ -1,4 +1,6 @@
 import t from 'tap';
+import { workspacesOf } from '@support/workspaces';
+import { importsOf } from '@support/catalog';
 import { Application, Clock, loadConfig, silentLogger } from '@support/application';
 import { START } from '@support/eventstore';
 import { SlaMonitor } from '@support/sla-monitor';
@@ -16,9 +18,9 @@ t.test('the SLA monitor on an injected clock: at risk, breached, once each, noth
     removeDir(dir);
   });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
-  const { workspace } = await app.workspaces.create(admin, { name: 'SLA', sla_tracking: true });
+  const { workspace } = await workspacesOf(app).commands.create(admin, { name: 'SLA', sla_tracking: true });
   const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
-  await app.imports.run(
+  await importsOf(app).run(
     { ...admin, workspaceId: workspace.id },
     {
       tickets: [

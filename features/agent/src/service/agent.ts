@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { workspacesOf } from '@support/workspaces';
 import { Application, execute, perApplication, type Worker } from '@support/application';
 import { conversationsOf } from '@support/conversations';
 import { customersOf } from '@support/customers';
@@ -39,7 +40,7 @@ export class Agent implements Worker {
     const llm = config.llm;
     const responder = options.responder ?? (llm ? new LlmResponder({ ...llm, fallback: grounded, log: log.child({ component: 'llm' }) }) : grounded);
     this.turns = new AgentTurns(deps, {
-      workspaces: app.workspaces,
+      workspaces: workspacesOf(app).commands,
       configs: this.configs,
       conversations: conversationsOf(app),
       customers: customersOf(app).commands,

@@ -12,20 +12,8 @@ import { CREDITS_PER_REPLY, ID_PREFIX, tiersOf } from '@support/domain';
 import { aiMayReply, conversationAggregate, type conversationsOf, conversationStream, ConversationState, TurnOutcome } from '@support/conversations';
 import type { Customers } from '@support/customers';
 import { Position } from '@support/eventstore';
-import {
-  Clock,
-  CommandContext,
-  Deps,
-  DomainFailure,
-  executeAll,
-  failure,
-  idsOf,
-  load,
-  Logger,
-  priorWrite,
-  withoutIdempotency,
-  Workspaces,
-} from '@support/application';
+import { Clock, CommandContext, Deps, DomainFailure, executeAll, failure, idsOf, load, Logger, priorWrite, withoutIdempotency } from '@support/application';
+import type { Workspaces } from '@support/workspaces';
 import { AgentConfigs } from './configs';
 import { KnowledgeFeed } from './knowledge-feed';
 import type { AgentMetrics } from './metrics';

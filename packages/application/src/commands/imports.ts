@@ -5,7 +5,6 @@ import { failure } from '../errors';
 import { CommandContext, Deps, execute, load, Outcome } from './execute';
 import { importFileOf } from './import-file';
 import { AnyImportSpec, ImportKind, PlannedItem } from './import-kinds';
-import { Workspaces } from './workspaces';
 
 /** Per kind given: how many items and their ids, in file order (created and updated alike). */
 export type ImportReport = Partial<Record<ImportKind, { count: number; ids: string[] }>>;
@@ -40,7 +39,8 @@ export class Imports {
 
   constructor(
     private readonly deps: Deps,
-    private readonly workspaces: Workspaces,
+    /** Whether the workspace exists (the workspaces feature's read of it). */
+    private readonly workspaces: { get(id: string): Promise<object | null> },
     /** The kinds an import file may hold, in the order its keys are listed (@support/catalog). */
     kinds: readonly AnyImportSpec[],
   ) {

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { nowOrLater, type Application, type Principal } from '@support/application';
+import { nowOrLater, type Authenticate, type Principal } from '@support/application';
 
 export type Identity = { principal: Principal } | { problem: 'missing' | 'malformed' | 'invalid' };
 
@@ -8,7 +8,7 @@ export type Identity = { principal: Principal } | { problem: 'missing' | 'malfor
  * need a key, and the rate limiter counts unidentified callers by address.
  */
 export const identify =
-  (app: Application): Middleware =>
+  (authenticate: Authenticate): Middleware =>
   // Not async: a hot key is known at once (authenticate's cache), and its requests go on without a promise.
   (ctx, next) => {
     const header = ctx.get('Authorization');
@@ -17,7 +17,7 @@ export const identify =
       ctx.state.identity = { problem: header ? 'malformed' : 'missing' } satisfies Identity;
       return next();
     }
-    const found = app.authenticate(m[1]);
+    const found = authenticate(m[1]);
     const proceed = (principal: Principal | null): Promise<unknown> => {
       ctx.state.identity = (principal ? { principal } : { problem: 'invalid' }) satisfies Identity;
       return next();

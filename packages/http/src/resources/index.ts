@@ -1,5 +1,5 @@
-// The resources (codecs and mappers), on their own entry point (`@support/http/resources`):
-// the dispatcher serializes webhook payloads with them without loading the API.
+// What every feature's resource shares (list envelopes, timestamps, page parameters, examples),
+// on its own entry point (`@support/http/resources`): a feature's resource, which webhook
+// payloads use too, loads no route or server code. The resources themselves are the features'.
 export * from './common';
 export * from './examples';
-export * from './meta';

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { importsOf } from '@support/catalog';
 import { Application, failure } from '@support/application';
 import { flags, Output, required } from '../cli';
 
@@ -28,7 +29,7 @@ export const importCommand = async (app: Application, out: Output, args: string[
   const workspaceId = required(v, 'workspace');
   const file = await readJson(required(v, 'file'));
   let last = Date.now();
-  const outcome = await app.imports.run({ workspaceId, actor: 'admin', requestId: null }, file, ({ done, total }) => {
+  const outcome = await importsOf(app).run({ workspaceId, actor: 'admin', requestId: null }, file, ({ done, total }) => {
     if (Date.now() - last >= PROGRESS_EVERY_MS) {
       out.progress(`${done}/${total} items imported…`);
       last = Date.now();

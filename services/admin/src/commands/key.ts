@@ -1,4 +1,5 @@
 import type { Application } from '@support/application';
+import { workspacesOf } from '@support/workspaces';
 import { flags, Output, required, UsageError } from '../cli';
 
 const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
@@ -14,7 +15,7 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
               .map((s) => s.trim())
               .filter(Boolean)
           : undefined;
-      const key = await app.keys.create(ADMIN, {
+      const key = await workspacesOf(app).keys.create(ADMIN, {
         workspaceId: required(v, 'workspace'),
         name: required(v, 'name'),
         environment: v.environment as string | undefined,
@@ -35,7 +36,7 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
     }
     case 'revoke': {
       const v = flags(args, { id: 'string' });
-      const { id, revoked } = await app.keys.revoke(ADMIN, required(v, 'id'));
+      const { id, revoked } = await workspacesOf(app).keys.revoke(ADMIN, required(v, 'id'));
       return out.result({ id, revoked });
     }
     default:

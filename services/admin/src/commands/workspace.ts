@@ -1,4 +1,5 @@
-import type { Application, Workspace } from '@support/application';
+import type { Application } from '@support/application';
+import { type Workspace, workspacesOf } from '@support/workspaces';
 import { flags, onOff, Output, required, UsageError, wholeNumber } from '../cli';
 
 const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
@@ -17,7 +18,7 @@ export const workspaceCommand = async (app: Application, out: Output, [sub, ...a
   switch (sub) {
     case 'create': {
       const v = flags(args, { name: 'string', slug: 'string', plan: 'string', credits: 'string', 'sla-tracking': 'string', email: 'string' });
-      const { workspace } = await app.workspaces.create(ADMIN, {
+      const { workspace } = await workspacesOf(app).commands.create(ADMIN, {
         name: required(v, 'name'),
         slug: v.slug as string | undefined,
         plan: v.plan as string | undefined,
@@ -36,12 +37,12 @@ export const workspaceCommand = async (app: Application, out: Output, [sub, ...a
         email: v.email as string | undefined,
       };
       if (Object.values(changes).every((c) => c === undefined)) throw new UsageError('give at least one of --plan, --credits, --sla-tracking, --email');
-      const { workspace } = await app.workspaces.update({ ...ADMIN, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
+      const { workspace } = await workspacesOf(app).commands.update({ ...ADMIN, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
       return out.result(print(workspace));
     }
     case 'get': {
       const v = flags(args, { id: 'string' });
-      const workspace = await app.workspaces.get(required(v, 'id'));
+      const workspace = await workspacesOf(app).commands.get(required(v, 'id'));
       if (!workspace) throw new UsageError(`workspace ${v.id} not found`);
       return out.result(print(workspace));
     }

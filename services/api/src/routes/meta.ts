@@ -1,4 +1,5 @@
-import { API_VERSION, ApiResource, route, WorkspaceContextResource } from '@support/http';
+import { API_VERSION, route } from '@support/http';
+import { ApiResource, WorkspaceContextResource } from './meta-resource';
 
 export const metaRoutes = [
   route({

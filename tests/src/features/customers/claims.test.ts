@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { customersOf } from '@support/customers';
 import { Application, loadConfig, openEngines, reservationStream, silentLogger } from '@support/application';
 import { AppendResult, EventStore, PartialAppendError, StreamAppend } from '@support/eventstore';
@@ -43,7 +44,7 @@ const setup = async (t: Test, wrap: (events: EventStore) => EventStore = (events
     await app.stop();
     removeDir(dir);
   });
-  const { workspace } = await app.workspaces.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Claims' });
+  const { workspace } = await workspacesOf(app).commands.create({ workspaceId: null, actor: 'test', requestId: null }, { name: 'Claims' });
   return { app, events: engines.events, workspaceId: workspace.id, ctx: { workspaceId: workspace.id, actor: 'test', requestId: null } };
 };
 

@@ -1,6 +1,7 @@
 import t from 'tap';
-import { apiKeyDecider, ApiKeyEvent, scopesForAccess, SCOPES } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { scopesForAccess, SCOPES } from '@support/domain';
+import { apiKeyDecider, ApiKeyEvent } from '@support/workspaces';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(apiKeyDecider);
 const data = { id: 'key_1', workspace_id: 'ws_1', name: 'ci', scopes: ['customers:read'], key_hash: 'abc', expires_at: null };

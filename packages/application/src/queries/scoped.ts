@@ -1,5 +1,4 @@
-import { API_KEYS, WORKSPACES } from '@support/projections';
-import { Collection, Doc, FindQuery, FindResult, ReadStore } from '@support/readstore';
+import { Collection, Doc, FindQuery, FindResult } from '@support/readstore';
 import { failure } from '../errors';
 import type { JsonView, Rendered } from './json-view';
 
@@ -44,33 +43,5 @@ export class Scoped<T extends Doc & { workspace_id: string }> {
 
   private inWorkspace(workspaceId: string, query: FindQuery): FindQuery {
     return { ...query, where: { ...query.where, workspace_id: workspaceId } };
-  }
-}
-
-export interface WorkspaceDoc extends Doc {
-  workspace_id: string;
-  name: string;
-  slug: string;
-  plan: string;
-  credits: number;
-  sla_tracking: boolean;
-}
-export interface ApiKeyDoc extends Doc {
-  workspace_id: string;
-  name: string;
-  environment: 'live' | 'test';
-  scopes: string[];
-  key_hash: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
-export class ReadModels {
-  readonly workspaces: Collection<WorkspaceDoc>;
-  readonly apiKeys: Collection<ApiKeyDoc>;
-
-  constructor(reads: ReadStore) {
-    this.workspaces = reads.collection<WorkspaceDoc>(WORKSPACES);
-    this.apiKeys = reads.collection<ApiKeyDoc>(API_KEYS);
   }
 }

@@ -1,8 +1,9 @@
-import { AccessLevel, ACCESS_LEVELS, ApiKeyCommand, apiKeyDecider, ApiKeyEvent, ApiKeyState, ID_PREFIX, scopesForAccess } from '@support/domain';
-import { hashToken, newToken } from '../auth/tokens';
-import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute } from './execute';
-import { Workspaces } from './workspaces';
+import { AccessLevel, ACCESS_LEVELS, ID_PREFIX, scopesForAccess } from '@support/domain';
+import { Aggregate, CommandContext, Deps, execute, failure } from '@support/application';
+import { ApiKeyCommand, apiKeyDecider, ApiKeyState } from './key-decider';
+import { ApiKeyEvent } from './key-events';
+import { hashToken, newToken } from './tokens';
+import { Workspaces } from './workspace-commands';
 
 const apiKey: Aggregate<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = { decider: apiKeyDecider, codec: ApiKeyEvent };
 export const apiKeyStream = (id: string) => `apikey-${id}`;

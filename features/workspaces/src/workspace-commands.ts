@@ -1,7 +1,7 @@
-import { ID_PREFIX, slugify, SLUG, WorkspaceCommand, workspaceDecider, WorkspaceEvent, WorkspaceState } from '@support/domain';
-import { failure } from '../errors';
-import { Aggregate, CommandContext, Deps, execute, load, withoutIdempotency } from './execute';
-import { Reservations, reservationStream } from './reservations';
+import { ID_PREFIX } from '@support/domain';
+import { Aggregate, CommandContext, Deps, execute, failure, load, Reservations, reservationStream, withoutIdempotency } from '@support/application';
+import { slugify, SLUG, WorkspaceCommand, workspaceDecider, WorkspaceState } from './workspace-decider';
+import { WorkspaceEvent } from './workspace-events';
 
 const workspace: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = { decider: workspaceDecider, codec: WorkspaceEvent };
 export const workspaceStream = (id: string) => `workspace-${id}`;

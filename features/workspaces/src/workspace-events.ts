@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec } from '../decider';
-import { PLANS } from '../plans';
+import { eventCodec, PLANS } from '@support/domain';
 
 const plan = t.keyof(Object.fromEntries(PLANS.map((p) => [p, null])) as Record<(typeof PLANS)[number], null>);
 

@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
+import { workspacesOf } from '@support/workspaces';
 import { Application, Clock, loadConfig, silentLogger } from '@support/application';
-import { removeDir, tempDir } from '../support/service';
+import { removeDir, tempDir } from '../../support/service';
 import { CATALOG } from '@support/catalog';
 
 // Operator interface: "A verified key is cached for 500 ms, so a revocation or plan change
@@ -17,11 +18,11 @@ const setup = async (t: Test) => {
     removeDir(dir);
   });
   const admin = { workspaceId: null, actor: 'test', requestId: null };
-  const { workspace } = await app.workspaces.create(admin, { name: 'Auth' });
+  const { workspace } = await workspacesOf(app).commands.create(admin, { name: 'Auth' });
   const keyOf = async (expiresAt?: string) => {
-    const key = await app.keys.create(admin, { workspaceId: workspace.id, name: 'k', expiresAt });
+    const key = await workspacesOf(app).keys.create(admin, { workspaceId: workspace.id, name: 'k', expiresAt });
     await app.settle(key.position);
-    return { ...key, verdict: async () => (await app.authenticate(key.key))?.keyId ?? null };
+    return { ...key, verdict: async () => (await workspacesOf(app).authenticate(key.key))?.keyId ?? null };
   };
   return { app, admin, time, keyOf };
 };
@@ -30,7 +31,7 @@ t.test('a revoked key keeps working for the 500 ms it is cached, and not a milli
   const { app, admin, time, keyOf } = await setup(t);
   const key = await keyOf();
   t.equal(await key.verdict(), key.id, 'verified, and cached from now');
-  await app.settle((await app.keys.revoke(admin, key.id)).position);
+  await app.settle((await workspacesOf(app).keys.revoke(admin, key.id)).position);
   t.equal(await key.verdict(), key.id, 'the read model says revoked, the cache does not know yet');
   time.now += 499;
   t.equal(await key.verdict(), key.id, 'still cached after 499 ms');
@@ -56,7 +57,7 @@ t.test('while a key is cached, a token naming it with another secret is refused'
   t.equal(await key.verdict(), key.id, 'verified, and cached from now');
   const secret = key.key.slice(key.key.lastIndexOf('_') + 1);
   const forged = key.key.slice(0, key.key.length - secret.length) + (secret[0] === 'A' ? 'B' : 'A') + secret.slice(1);
-  t.equal(await app.authenticate(forged), null, 'same key id, one character of the secret changed');
-  t.equal(await app.authenticate(`${key.key}x`), null, 'a longer token');
+  t.equal(await workspacesOf(app).authenticate(forged), null, 'same key id, one character of the secret changed');
+  t.equal(await workspacesOf(app).authenticate(`${key.key}x`), null, 'a longer token');
   t.equal(await key.verdict(), key.id, 'the real key is still accepted');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
-import { workspaceDecider, WorkspaceEvent, fold } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { fold } from '@support/domain';
+import { workspaceDecider, WorkspaceEvent } from '@support/workspaces';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(workspaceDecider);
 const created: WorkspaceEvent = { type: 'workspace.created', data: { id: 'ws_1', name: 'Acme', slug: 'acme', plan: 'pro', credits: 5, sla_tracking: false } };

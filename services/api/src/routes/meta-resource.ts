@@ -1,6 +1,6 @@
-import { arrayOf, literal, oneOf, str } from '../codec/primitives';
-import { struct } from '../codec/struct';
-import { EXAMPLE_ID } from './examples';
+import { arrayOf, EXAMPLE_ID, literal, oneOf, str, struct } from '@support/http';
+
+/** `GET /`: the API itself. */
 
 export const ApiResource = struct(
   { object: literal('api'), name: str(), version: str(), documentation_url: str() },
@@ -11,6 +11,7 @@ export const ApiResource = struct(
   },
 );
 
+/** `GET /me`: the key in use, its workspace, environment and scopes. */
 export const WorkspaceContextResource = struct(
   {
     object: literal('workspace_context'),

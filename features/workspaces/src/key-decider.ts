@@ -1,8 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { Decider, fail } from '../decider';
-import { isScope } from '../scopes';
-import { isBlank } from '../text';
-import { ApiKeyEvent } from './events';
+import { Decider, fail, isBlank, isScope } from '@support/domain';
+import { ApiKeyEvent } from './key-events';
 
 type Created = Extract<ApiKeyEvent, { type: 'api_key.created' }>['data'];
 export type ApiKeyState = { exists: false } | ({ exists: true; revoked: boolean } & Created);

@@ -1,8 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { changedFields, Decider, fail } from '../decider';
-import { isPlan, Plan } from '../plans';
-import { isBlank } from '../text';
-import { WorkspaceEvent } from './events';
+import { changedFields, Decider, fail, isBlank, isPlan, Plan } from '@support/domain';
+import { WorkspaceEvent } from './workspace-events';
 
 export interface WorkspaceSettings {
   plan: Plan;

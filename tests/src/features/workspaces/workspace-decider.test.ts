@@ -1,6 +1,6 @@
 import t from 'tap';
-import { slugify, workspaceDecider, WorkspaceEvent } from '@support/domain';
-import { spec } from '../support/decider-spec';
+import { slugify, workspaceDecider, WorkspaceEvent } from '@support/workspaces';
+import { spec } from '../../support/decider-spec';
 
 const given = spec(workspaceDecider);
 const created: WorkspaceEvent = {
