@@ -93,10 +93,12 @@ export class WriteBehind {
   async flush(): Promise<void> {
     for (const [c, m] of this.pending) {
       const { puts, deletes } = split(m);
-      await c.writeMany(puts, deletes);
-      if (this.written) {
-        let ids = this.written.get(c);
-        if (!ids) this.written.set(c, (ids = new Set()));
+      let ids = this.written?.get(c);
+      if (this.written && !ids) this.written.set(c, (ids = new Set()));
+      // A rebuild's collections start empty: what it has not written yet is new there.
+      const fresh = ids ? new Set(puts.filter((doc) => !ids.has(doc.id)).map((doc) => doc.id)) : undefined;
+      await c.writeMany(puts, deletes, fresh);
+      if (ids) {
         for (const doc of puts) ids.add(doc.id);
         for (const id of deletes) ids.delete(id);
         if (this.revisited.has(c)) {

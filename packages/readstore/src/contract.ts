@@ -93,6 +93,16 @@ export const readStoreContract = (t: Test, open: () => Promise<ReadStore>, optio
     t.equal(await people.get('p_0040'), null);
   });
 
+  t.test('writeMany inserts documents said to be new, and replaces one said new that is there', async (t) => {
+    await people.put(person(43));
+    const fresh = Array.from({ length: 50 }, (_, i) => person(500 + i));
+    const ids = new Set([...fresh.map((p) => p.id), 'p_0043']);
+    await people.writeMany([...fresh, person(43, { name: 'Replaced' }), person(44)], ['p_none'], ids);
+    t.strictSame(await people.get('p_0043'), person(43, { name: 'Replaced' }), 'replaced, not refused or doubled');
+    t.strictSame([await people.get('p_0500'), await people.get('p_0549'), await people.get('p_0044')], [person(500), person(549), person(44)]);
+    await people.writeMany([], [...ids, 'p_0044']);
+  });
+
   t.test('writeBatch writes several collections, then the checkpoint', async (t) => {
     const other = store.collection<Person>({ name: `contract_batch_${suffix}` });
     const checkpoint = `contract_batch_${suffix}`;

@@ -13,7 +13,7 @@ interface Waiter {
 const slotId = (prefix: string, n: number) => `${prefix}${String(n).padStart(10, '0')}`;
 
 /** The indexes of the documents an unordered insertMany refused as duplicates; throws on any other error. */
-const duplicates = (err: unknown): Set<number> => {
+export const duplicates = (err: unknown): Set<number> => {
   const e = err as { code?: number; writeErrors?: { index: number; code: number } | { index: number; code: number }[] };
   const list = e.writeErrors === undefined ? [] : Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors];
   if (list.length === 0 || list.some((w) => w.code !== 11000)) throw err;

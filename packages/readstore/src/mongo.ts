@@ -1,9 +1,14 @@
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type IndexSpecification, type Sort } from 'mongodb';
 import { InFlight } from '@support/kernel';
-import { SlotCounters } from './mongo-counters';
+import { duplicates, SlotCounters } from './mongo-counters';
 import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
 type Stored = Doc & { _id: string };
+/** Fresh documents are inserted in up to INSERT_PARTS concurrent insertMany calls once there are 2 × INSERT_PART. */
+const INSERT_PARTS = 4;
+const INSERT_PART = 1000;
+const chunks = <A>(items: readonly A[], size: number): A[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const strip = <T extends Doc>(d: Stored | null): T | null => {
@@ -125,12 +130,35 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     return this.op(async () => (await this.c.deleteOne({ _id: id })).deletedCount === 1);
   }
 
-  writeMany(puts: readonly T[], deletes: readonly string[]): Promise<void> {
+  writeMany(puts: readonly T[], deletes: readonly string[], fresh?: ReadonlySet<string>): Promise<void> {
     if (puts.length === 0 && deletes.length === 0) return Promise.resolve();
     return this.op(async () => {
+      // New documents are inserted: FerretDB applies an upsert as a lookup and a write per
+      // document, an insertMany in bulk (5,000 documents: 0.3 s against 5 to 7 s on PostgreSQL).
+      const inserts = fresh ? puts.filter((doc) => fresh.has(doc.id)) : [];
+      const stored = (doc: T) => ({ ...doc, _id: doc.id }) as Stored;
+      let upserts = inserts.length > 0 ? puts.filter((doc) => !fresh!.has(doc.id)) : puts;
+      // In a few concurrent parts when large: FerretDB and its PostgreSQL then share the
+      // machine's cores (12,500 documents: 15k/s in one part, 24k/s in four).
+      const parts = inserts.length >= INSERT_PART * 2 ? chunks(inserts, Math.ceil(inserts.length / INSERT_PARTS)) : [inserts];
+      const refused = await Promise.all(
+        parts.map(async (part) => {
+          if (part.length === 0) return [];
+          try {
+            await this.c.insertMany(part.map(stored), { ordered: false });
+            return [];
+          } catch (err) {
+            // A document the caller thought new was there: replaced below, as any other put.
+            const taken = duplicates(err);
+            return part.filter((_, i) => taken.has(i));
+          }
+        }),
+      );
+      upserts = [...upserts, ...refused.flat()];
+      if (upserts.length === 0 && deletes.length === 0) return;
       await this.c.bulkWrite(
         [
-          ...puts.map((doc) => ({ replaceOne: { filter: { _id: doc.id }, replacement: { ...doc, _id: doc.id }, upsert: true } })),
+          ...upserts.map((doc) => ({ replaceOne: { filter: { _id: doc.id }, replacement: stored(doc), upsert: true } })),
           ...deletes.map((id) => ({ deleteOne: { filter: { _id: id } } })),
         ],
         { ordered: false },
@@ -144,9 +172,22 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  /** MongoDB keeps its indexes through the load: there is nothing to finish. */
+  /**
+   * Drops the collection and makes its indexes again, empty: a document-by-document delete of
+   * 12,500 documents took FerretDB on PostgreSQL 0.9 s, a drop a few milliseconds. The indexes
+   * are there before the load, so there is nothing to finish.
+   */
   async clearForLoad(): Promise<{ finish(): Promise<void> }> {
-    await this.clear();
+    await this.op(async () => {
+      // An empty collection (a first build) keeps its indexes: dropping and indexing it again cost more than nothing.
+      if ((await this.c.findOne({}, { projection: { _id: 1 } })) === null) return;
+      await this.c.drop().catch((err: unknown) => {
+        // Already gone (another process's rebuild dropped it first).
+        if ((err as { codeName?: string }).codeName !== 'NamespaceNotFound') throw err;
+      });
+      this.indexing = null;
+      await this.indexed();
+    });
     return { finish: async () => undefined };
   }
 }

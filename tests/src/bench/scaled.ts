@@ -67,9 +67,12 @@ const DISPATCH_EVENTS = 2000;
 const DISPATCH_EVENTS_FERRETDB = 640;
 const RECEIVER_DELAY_MS = 500;
 const REBUILD_EVENTS = 50_000;
-// FerretDB 1.24 on SQLite applies a bulk write one document at a time, well under 1k/s here:
-// its rebuild is timed on the first 10,000 events of the same log (the events/s is what counts).
-const REBUILD_EVENTS_FERRETDB = 10_000;
+/** The rebuild's target, on SQLite and on FerretDB-on-PostgreSQL alike. */
+const REBUILD_MIN_RATE = 50_000;
+// FerretDB 1.24 on its SQLite backend writes a few hundred documents a second: its rebuild is
+// timed on the first 10,000 events of the same log (the events/s is what counts). On
+// PostgreSQL it takes the whole log, as SQLite does.
+const REBUILD_EVENTS_FERRETDB_SQLITE = 10_000;
 
 /** The machine's CPU time so far (/proc/stat, all cores): busy and total jiffies. */
 const cpuTimes = (): { busy: number; total: number } => {
@@ -298,10 +301,11 @@ export const scaledMain = async (root: string): Promise<void> => {
       return { events: Number(r.events), ms: Number(r.ms), perSecond: Number(r.events) / (Number(r.ms) / 1000) };
     };
     const rebuilding = async () => {
-      process.stdout.write(`scaled: projections rebuild of ${REBUILD_EVENTS} events on SQLite, ${REBUILD_EVENTS_FERRETDB} on FerretDB…\n`);
+      const onFerretDb = ferret!.backend === 'sqlite' ? REBUILD_EVENTS_FERRETDB_SQLITE : REBUILD_EVENTS;
+      process.stdout.write(`scaled: projections rebuild of ${REBUILD_EVENTS} events on SQLite, ${onFerretDb} on FerretDB…\n`);
       const sqlite = await rebuild(REBUILD_EVENTS, {});
       process.stdout.write(`scaled: rebuild on SQLite: ${sqlite.events} events in ${sqlite.ms} ms\n`);
-      const ferretdb = await rebuild(REBUILD_EVENTS_FERRETDB, { MONGODB_URL: withDatabase(ferret!.url, 'bench_rebuild') });
+      const ferretdb = await rebuild(onFerretDb, { MONGODB_URL: withDatabase(ferret!.url, 'bench_rebuild') });
       return { sqlite, ferretdb };
     };
     const rebuilt = parts.has('rebuild') ? await rebuilding() : null;
@@ -340,9 +344,15 @@ export const scaledMain = async (root: string): Promise<void> => {
             String(rebuilt.sqlite.events),
             String(rebuilt.sqlite.ms),
             fmt(rebuilt.sqlite.perSecond),
-            rebuilt.sqlite.perSecond >= 50_000 ? 'PASS (≥ 50k)' : 'BELOW TARGET (≥ 50k)',
+            rebuilt.sqlite.perSecond >= REBUILD_MIN_RATE ? 'PASS (≥ 50k)' : 'BELOW TARGET (≥ 50k)',
           ],
-          ['FerretDB', String(rebuilt.ferretdb.events), String(rebuilt.ferretdb.ms), fmt(rebuilt.ferretdb.perSecond), '—'],
+          [
+            `FerretDB (${ferret.backend})`,
+            String(rebuilt.ferretdb.events),
+            String(rebuilt.ferretdb.ms),
+            fmt(rebuilt.ferretdb.perSecond),
+            ferret.backend === 'sqlite' ? '—' : rebuilt.ferretdb.perSecond >= REBUILD_MIN_RATE ? 'PASS (≥ 50k)' : 'BELOW TARGET (≥ 50k)',
+          ],
         ]),
     ];
     process.stdout.write(`\n${sections.filter((x) => x !== null).join('\n\n')}\n\n`);

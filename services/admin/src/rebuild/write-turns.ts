@@ -42,7 +42,8 @@ const ownMember = (target: object, prop: string | symbol): unknown => {
 const collectionTakingTurns = <T extends Doc>(c: Collection<T>, turns: WriteTurns): Collection<T> =>
   new Proxy(c, {
     get(target, prop) {
-      if (prop === 'writeMany') return (puts: readonly T[], deletes: readonly string[]) => turns.run(() => target.writeMany(puts, deletes));
+      if (prop === 'writeMany')
+        return (puts: readonly T[], deletes: readonly string[], fresh?: ReadonlySet<string>) => turns.run(() => target.writeMany(puts, deletes, fresh));
       if (prop === 'clearForLoad')
         return async () => {
           const load = await turns.run(() => target.clearForLoad());
