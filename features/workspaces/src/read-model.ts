@@ -7,14 +7,15 @@ import { WORKSPACES, type WorkspaceDocument } from './workspace-projection';
 
 /** The workspaces' and API keys' commands, read models and the key check, over one application's ports. */
 export const workspacesOf = perApplication((app: Application) => {
-  const workspaces = new Workspaces(app.deps, app.reservations);
-  const reads = { workspaces: app.engines.reads.collection<WorkspaceDocument>(WORKSPACES), apiKeys: app.engines.reads.collection<ApiKeyDocument>(API_KEYS) };
+  const commands = new Workspaces(app.deps, app.reservations);
+  const reads = app.engines.reads.collection<WorkspaceDocument>(WORKSPACES);
+  const apiKeys = app.engines.reads.collection<ApiKeyDocument>(API_KEYS);
   return {
-    commands: workspaces,
-    keys: new ApiKeys(app.deps, workspaces),
-    reads: reads.workspaces,
-    apiKeys: reads.apiKeys,
+    commands,
+    keys: new ApiKeys(app.deps, commands),
+    reads,
+    apiKeys,
     /** A bearer token to its principal (the HTTP core's `identify`). */
-    authenticate: authenticator(reads, app.clock),
+    authenticate: authenticator({ workspaces: reads, apiKeys }, app.clock),
   };
 });
