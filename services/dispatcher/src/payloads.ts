@@ -1,6 +1,6 @@
 import type { Application } from '@support/application';
 import type { EventStore, RecordedEvent } from '@support/eventstore';
-import { aggregateId, type AnyProjection, ProjectedEvent } from '@support/projections';
+import { aggregateId, type AnyProjection, type LoggedEvent, type Projection, ProjectedEvent } from '@support/projections';
 import { conversationsProjection, messagesProjection, toConversation, toMessage } from '@support/conversations';
 import { customersProjection, toCustomer } from '@support/customers';
 import type { Doc } from '@support/readstore';
@@ -17,36 +17,44 @@ interface PayloadSpec {
   eventAlone?: boolean;
 }
 
-const conversation: PayloadSpec = { projection: conversationsProjection, target: aggregateId, serialize: (d) => toConversation(d as never) };
-const customer: PayloadSpec = {
+/**
+ * A payload typed by its read model's documents (the resource mappers take them without a
+ * cast); the registry below holds them all alike (methods' parameters are bivariant). `serialize` gets the event delivered, which
+ * need not be one its projection handles (`sla.at_risk` over the ticket).
+ */
+const payload = <D extends Doc, E extends LoggedEvent>(spec: {
+  projection: Projection<D, E>;
+  target(event: ProjectedEvent): string;
+  serialize(doc: D, event: ProjectedEvent): object;
+  crossStream?: readonly (keyof D & string)[];
+  eventAlone?: boolean;
+}): PayloadSpec => spec;
+
+const conversation = payload({ projection: conversationsProjection, target: aggregateId, serialize: toConversation });
+const customer = payload({
   projection: customersProjection,
   target: aggregateId,
-  serialize: (d) => toCustomer(d as never),
+  serialize: toCustomer,
   crossStream: ['conversation_count', 'first_contact_at', 'last_contact_at'],
-};
+});
 
-const ticket: PayloadSpec = { projection: ticketsProjection, target: aggregateId, serialize: (d) => toTicket(d as never) };
+const ticket = payload({ projection: ticketsProjection, target: aggregateId, serialize: toTicket });
 /** Spec 6.1: the ticket resource plus the metric and the target at risk or missed. */
-const sla: PayloadSpec = {
+const sla = payload({
   projection: ticketsProjection,
   target: aggregateId,
   serialize: (d, e) => {
     const { sla_metric, sla_due_at } = e.data as { sla_metric: string; sla_due_at: string };
-    return { ...toTicket(d as never), sla_metric, sla_due_at };
+    return { ...toTicket(d), sla_metric, sla_due_at };
   },
-};
+});
 
 /** Webhook event type → how its `data` is made. Types not listed are not delivered. */
 export const PAYLOADS: Record<string, PayloadSpec> = {
   'conversation.created': conversation,
   'conversation.updated': conversation,
   'conversation.closed': conversation,
-  'message.created': {
-    projection: messagesProjection,
-    target: (e) => (e.data as { id: string }).id,
-    serialize: (d) => toMessage(d as never),
-    eventAlone: true,
-  },
+  'message.created': payload({ projection: messagesProjection, target: (e) => (e.data as { id: string }).id, serialize: toMessage, eventAlone: true }),
   'customer.created': customer,
   'customer.updated': customer,
   /** The customer the lead was recorded on, right after the capture. */
