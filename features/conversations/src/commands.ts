@@ -27,7 +27,6 @@ export class Conversations {
   ) {}
 
   /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
-  /** Starts a conversation; a `customer` given is created or matched like POST /customers. */
   async create(
     ctx: CommandContext & { workspaceId: string },
     input: { channel?: ConversationChannel; customer?: CustomerInput; metadata?: Record<string, unknown> },

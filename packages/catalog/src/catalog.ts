@@ -4,7 +4,7 @@ import { cannedResponsesFeature } from '@support/canned-responses';
 import { channelsFeature, newestChannelOf } from '@support/channels';
 import { conversationsFeature } from '@support/conversations';
 import { customersFeature } from '@support/customers';
-import { AnyDomainEvent, eventTypesOf } from '@support/domain';
+import { CoreEvent, eventTypesOf } from '@support/domain';
 import type { AnyProjection } from '@support/projections';
 import { knowledgeBaseFeature } from '@support/knowledge-base';
 import { tagsFeature } from '@support/tags';
@@ -16,7 +16,7 @@ import { agentFeature } from '@support/agent/manifest';
 /**
  * The product's features put together, for the processes to compose: every event the platform
  * records, every read model and every kind of import. Every feature folder (features/*) joins
- * here; the core adds only its unique claims' events (@support/domain's AnyDomainEvent).
+ * here; the core adds only its unique claims' events (@support/domain's CoreEvent).
  */
 const FEATURES = [
   workspacesFeature,
@@ -35,7 +35,7 @@ const FEATURES = [
 const eventCodecsOf = (codec: t.Mixed): t.Mixed[] => (codec instanceof t.UnionType ? (codec.types as t.Mixed[]) : [codec]);
 
 /** Every event the platform records: the schema an auditor replays against. */
-export const AnyEvent = t.union([...AnyDomainEvent.types, ...FEATURES.flatMap((f) => eventCodecsOf(f.events))] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
+export const AnyEvent = t.union([...CoreEvent.types, ...FEATURES.flatMap((f) => eventCodecsOf(f.events))] as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]]);
 
 /** Every event type: what a subscription to a shared log (EventStoreDB's `$all`) asks for. */
 export const EVENT_TYPES: readonly string[] = [...new Set(eventTypesOf(AnyEvent))].sort();

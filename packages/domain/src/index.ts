@@ -13,8 +13,8 @@ export * from './free-json';
 export * from './imported';
 
 /** The core's own events (unique claims); @support/catalog adds every feature's (features/*). */
-export const AnyDomainEvent = ReservationEvent;
-export type AnyDomainEvent = t.TypeOf<typeof AnyDomainEvent>;
+export const CoreEvent = ReservationEvent;
+export type CoreEvent = t.TypeOf<typeof CoreEvent>;
 
 /** The `type` literals of an event codec (unions, exact and intersection types walked). */
 export const eventTypesOf = (codec: t.Mixed): string[] => {
