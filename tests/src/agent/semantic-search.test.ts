@@ -83,6 +83,47 @@ t.test("a passage's closest sentence counts: the passage holding the sentence th
   );
 });
 
+t.test('search sees every change to the index: an article added, changed or removed after a search', async (t) => {
+  // Given a model (made up, eight dimensions: the SIMD path) that puts a text on the axis of
+  // the first fruit it names, and a search already made (the workspace's passages are kept as
+  // one matrix between searches)
+  const FRUITS = ['apple', 'pear', 'plum', 'fig', 'kiwi', 'lime', 'date', 'yuzu'];
+  const model = {
+    name: 'made-up',
+    dimensions: 8,
+    embed: async (texts: readonly string[]) =>
+      texts.map((text) => {
+        const v = new Float32Array(8);
+        const i = FRUITS.findIndex((f) => text.toLowerCase().includes(f));
+        v[i >= 0 ? i : 7] = 1;
+        return v;
+      }),
+    close: async () => undefined,
+  };
+  const index = new KnowledgeIndex();
+  const semantic = new SemanticSearch(model);
+  const top = async (query: string) => (await semantic.search(index, 'ws_r', query, 1))[0]?.passage.articleId ?? null;
+  index.upsert(article('kb_1', 'Orchard', 'All about the apple.'));
+  t.equal(await top('apple?'), 'kb_1');
+  t.equal(await top('pear?'), null);
+  // When articles are added, changed and removed, the next search sees each change
+  index.upsert(article('kb_2', 'Grove', 'All about the pear.'));
+  t.equal(await top('pear?'), 'kb_2');
+  index.upsert(article('kb_2', 'Grove', 'All about the plum.'));
+  t.equal(await top('pear?'), null);
+  t.equal(await top('plum?'), 'kb_2');
+  index.remove('ws_r', 'kb_1');
+  t.equal(await top('apple?'), null);
+  // Even a workspace emptied and filled again with as many changes since it began
+  const inOther = async (query: string) => (await semantic.search(index, 'ws_e', query, 1))[0]?.passage.articleId ?? null;
+  index.upsert(article('kb_e1', 'Orchard', 'All about the apple.', { workspace_id: 'ws_e' }));
+  t.equal(await inOther('apple?'), 'kb_e1');
+  index.remove('ws_e', 'kb_e1');
+  index.upsert(article('kb_e2', 'Vines', 'All about the fig.', { workspace_id: 'ws_e' }));
+  t.equal(await inOther('fig?'), 'kb_e2');
+  t.equal(await inOther('apple?'), null);
+});
+
 t.test('a model binary that does not run: load says why', { skip: NO_MODEL }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bad-model-'));
   try {

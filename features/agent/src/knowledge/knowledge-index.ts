@@ -2,40 +2,19 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
 import { keepBest, searchableText } from './ranking';
-import type { ArticleForIndex, Passage, SearchHit, SearchScope } from './types';
+import type { ArticleForIndex, Coverage, KnowledgeIndexOptions, LexicalScores, Passage, SearchHit, SearchScope } from './types';
 
 /**
- * Per-workspace full-text index of knowledge base passages.
- *
- * Ranking is MiniSearch's BM25 (k1 1.2, b 0.7, d 0.5) with the analyzer of
- * text.ts (stop words dropped, Porter2 stems). Two MiniSearch indexes per
- * workspace:
- *   - passages, fields `title`, `heading`, `text` with field boosts;
- *   - whole articles, fields `title` and body with the same boosts, used as
- *     context: a passage's score is its own BM25 score plus `articleWeight` ×
- *     its article's BM25 score. Customers' words are often spread over several
- *     paragraphs of the right article; the context score lifts that article's
- *     passages. On the fixture (tests/fixtures/knowledge, 110 questions, top 8):
- *     passages alone recall@1 0.764 / recall@5 0.900 / MRR 0.821; with the
- *     article context 0.773 / 0.927 / 0.839. Prefix and fuzzy matching did
- *     not measurably help (±1 question) and stay off.
- * Each workspace has its own instances, so one workspace's search never
- * touches another's passages, nor its term statistics.
+ * Per-workspace full-text index of knowledge base passages: MiniSearch's BM25 (k1 1.2, b 0.7,
+ * d 0.5) with the analyzer of text.ts (stop words dropped, Porter2 stems). Two indexes per
+ * workspace: passages (`title`, `heading`, `text`, with field boosts) and whole articles, used
+ * as context: a passage scores its own BM25 plus `articleWeight` × its article's, since
+ * customers' words are often spread over several paragraphs of the right article. On the
+ * fixture (tests/fixtures/knowledge, 110 questions, top 8), recall@1 / recall@5 / MRR: passages
+ * alone 0.764 / 0.900 / 0.821; with the article context 0.773 / 0.927 / 0.839. Prefix and
+ * fuzzy matching did not measurably help (±1 question) and stay off. Each workspace has its own
+ * instances, so one workspace's search never touches another's passages or term statistics.
  */
-
-export interface KnowledgeIndexOptions {
-  /** Passage field weights (title above heading/body). */
-  boost?: { title?: number; heading?: number; text?: number };
-  /** Weight of the whole-article BM25 score added to each of its passages (0 = passages alone). */
-  articleWeight?: number;
-  /** At most this many passages of one article in a result list (0 = no cap). */
-  maxPerArticle?: number;
-  /** MiniSearch prefix matching of query terms. */
-  prefix?: boolean;
-  /** MiniSearch fuzzy matching (edit distance as a fraction of term length), false for none. */
-  fuzzy?: number | false;
-}
-
 /** Defaults chosen on the fixture (tests/fixtures/knowledge); figures in the quality test. */
 export const DEFAULT_INDEX_OPTIONS: Required<KnowledgeIndexOptions> = {
   boost: { title: 1.5, heading: 1, text: 1 },
@@ -69,18 +48,8 @@ interface Workspace {
   articleDocs: Map<string, ArticleDoc>;
   /** term -> number of indexed articles (title + body) containing it. */
   df: Map<string, number>;
-}
-
-/** How much of a query a passage covers (see KnowledgeIndex.coverage). */
-export interface Coverage {
-  /** Distinct analysed terms of the query. */
-  terms: number;
-  /** How many of them occur in the passage's title, heading or text. */
-  matched: number;
-  /** matched / terms (0 when the query has no terms). */
-  share: number;
-  /** The same share with each term weighted by its BM25 idf over the workspace's articles (unseen terms weigh most). */
-  idfShare: number;
+  /** Changes with every article indexed or removed (see KnowledgeIndex.version). */
+  version: number;
 }
 
 const analyzer = {
@@ -92,6 +61,8 @@ const analyzer = {
 
 export class KnowledgeIndex {
   private readonly workspaces = new Map<string, Workspace>();
+  /** Counts every change to any workspace: a workspace's version is the count at its last change. */
+  private changes = 0;
   readonly options: Readonly<Required<KnowledgeIndexOptions>>;
 
   constructor(options: KnowledgeIndexOptions = {}) {
@@ -117,6 +88,7 @@ export class KnowledgeIndex {
         passageDocs: new Map(),
         articleDocs: new Map(),
         df: new Map(),
+        version: 0,
       };
       this.workspaces.set(workspaceId, ws);
     }
@@ -142,6 +114,7 @@ export class KnowledgeIndex {
     for (const t of new Set(terms(`${articleDoc.title} ${articleDoc.text}`))) ws.df.set(t, (ws.df.get(t) ?? 0) + 1);
     for (const p of passages) ws.passages.set(p.id, p);
     for (const d of docs) ws.passageDocs.set(d.id, d);
+    ws.version = ++this.changes;
     return true;
   }
 
@@ -167,12 +140,18 @@ export class KnowledgeIndex {
     }
     ws.articleDocs.delete(articleId);
     ws.articles.delete(articleId);
+    ws.version = ++this.changes;
     if (ws.articles.size === 0) this.workspaces.delete(workspaceId);
   }
 
   /** Drops a workspace's whole index. */
   clear(workspaceId: string): void {
     this.workspaces.delete(workspaceId);
+  }
+
+  /** Differs after any change to the workspace's articles, even once emptied and refilled (0: none). */
+  version(workspaceId: string): number {
+    return this.workspace(workspaceId)?.version ?? 0;
   }
 
   isIndexed(workspaceId: string, articleId: string): boolean {
@@ -198,12 +177,10 @@ export class KnowledgeIndex {
   }
 
   /**
-   * How much of the query the passage covers: the share of the query's distinct
-   * terms found in the passage's title, heading or text, plain and idf-weighted
-   * (idf over the workspace's indexed articles, so words that every article
-   * uses, like the product's name, count little and words no article uses
-   * count most). A relevance signal independent of the unnormalised scores;
-   * figures for choosing a threshold in the phase-1 report.
+   * How much of the query the passage covers: the share of the query's distinct terms found in
+   * the passage's title, heading or text, plain and idf-weighted (idf over the workspace's
+   * articles: words every article uses, like the product's name, count little; words no article
+   * uses count most). A relevance signal independent of the unnormalised scores.
    */
   coverage(workspaceId: string, query: string, passage: Passage): Coverage {
     const ws = this.workspace(workspaceId);
@@ -256,40 +233,59 @@ export class KnowledgeIndex {
     return hits;
   }
 
-  /** Every matching passage's BM25 score in scope (its own plus its article's share), by passage id, unsorted. */
-  scores(workspaceId: string, query: string, scope: SearchScope = {}): Map<string, number> {
+  /**
+   * Every passage's BM25 score in scope (its own plus its article's share) without scoring each
+   * passage here: the hybrid search reads the few it needs as it meets them.
+   */
+  lexicalScores(workspaceId: string, query: string, scope: SearchScope = {}): LexicalScores {
     const ws = this.workspace(workspaceId);
-    const out = new Map<string, number>();
-    if (ws === undefined) return out;
-    this.scoreArticles(ws, query, scope, (passages, scoreOf) => {
-      for (const passage of passages) {
-        const score = scoreOf(passage);
-        if (score > 0) out.set(passage.id, score);
-      }
-    });
-    return out;
+    if (ws === undefined) return { best: 0, of: () => undefined };
+    const { own, context } = this.matches(ws, query);
+    const inScope = (p: Passage) => !scope.customerFacing || p.customerFacing;
+    let best = 0;
+    for (const [id, score] of own) {
+      const p = ws.passages.get(id);
+      if (p !== undefined && inScope(p)) best = Math.max(best, score + (context.get(p.articleId) ?? 0));
+    }
+    for (const [articleId, score] of context) {
+      const first = ws.articles.get(articleId)?.[0];
+      if (first !== undefined && inScope(first)) best = Math.max(best, score);
+    }
+    const of = (p: Passage) => {
+      const score = inScope(p) ? (own.get(p.id) ?? 0) + (context.get(p.articleId) ?? 0) : 0;
+      return score > 0 ? score : undefined;
+    };
+    return { best, of };
   }
 
-  /** Calls `visit` once for each article in scope that matches the query, with its passages' scorer. */
-  private scoreArticles(ws: Workspace, query: string, scope: SearchScope, visit: (passages: Passage[], scoreOf: (p: Passage) => number) => void): void {
+  /** Each matching passage's own BM25 score by passage id; each matching article's share by article id. */
+  private matches(ws: Workspace, query: string): { own: Map<string, number>; context: Map<string, number> } {
     const { boost, prefix, fuzzy, articleWeight } = this.options;
     const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
     const own = new Map<string, number>();
     for (const r of ws.passageIndex.search(query, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } })) {
       own.set(r.id as string, r.score);
     }
+    const context = new Map<string, number>();
+    if (articleWeight > 0) {
+      for (const r of ws.articleIndex.search(query, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } })) {
+        context.set(r.id as string, articleWeight * r.score);
+      }
+    }
+    return { own, context };
+  }
+
+  /** Calls `visit` once for each article in scope that matches the query, with its passages' scorer. */
+  private scoreArticles(ws: Workspace, query: string, scope: SearchScope, visit: (passages: Passage[], scoreOf: (p: Passage) => number) => void): void {
+    const { own, context } = this.matches(ws, query);
     const visited = new Set<string>();
-    const article = (articleId: string, context: number) => {
+    const article = (articleId: string, share: number) => {
       visited.add(articleId);
       const passages = ws.articles.get(articleId) ?? [];
       if (scope.customerFacing && !passages[0]?.customerFacing) return;
-      visit(passages, (p) => (own.get(p.id) ?? 0) + context);
+      visit(passages, (p) => (own.get(p.id) ?? 0) + share);
     };
-    if (articleWeight > 0) {
-      for (const r of ws.articleIndex.search(query, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } })) {
-        article(r.id as string, articleWeight * r.score);
-      }
-    }
+    for (const [articleId, share] of context) article(articleId, share);
     for (const id of own.keys()) {
       const articleId = ws.passages.get(id)?.articleId;
       if (articleId !== undefined && !visited.has(articleId)) article(articleId, 0);

@@ -47,3 +47,36 @@ export interface SearchHit {
    */
   similarity?: number;
 }
+
+export interface KnowledgeIndexOptions {
+  /** Passage field weights (title above heading/body). */
+  boost?: { title?: number; heading?: number; text?: number };
+  /** Weight of the whole-article BM25 score added to each of its passages (0 = passages alone). */
+  articleWeight?: number;
+  /** At most this many passages of one article in a result list (0 = no cap). */
+  maxPerArticle?: number;
+  /** MiniSearch prefix matching of query terms. */
+  prefix?: boolean;
+  /** MiniSearch fuzzy matching (edit distance as a fraction of term length), false for none. */
+  fuzzy?: number | false;
+}
+
+/** A query's BM25 scores in a workspace (KnowledgeIndex.lexicalScores). */
+export interface LexicalScores {
+  /** The best passage score in scope (0 when none matches). */
+  best: number;
+  /** A passage's score, its own plus its article's share; undefined when it does not match or is out of scope. */
+  of(passage: Passage): number | undefined;
+}
+
+/** How much of a query a passage covers (see KnowledgeIndex.coverage). */
+export interface Coverage {
+  /** Distinct analysed terms of the query. */
+  terms: number;
+  /** How many of them occur in the passage's title, heading or text. */
+  matched: number;
+  /** matched / terms (0 when the query has no terms). */
+  share: number;
+  /** The same share with each term weighted by its BM25 idf over the workspace's articles (unseen terms weigh most). */
+  idfShare: number;
+}

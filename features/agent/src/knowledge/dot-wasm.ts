@@ -1,0 +1,6 @@
+/**
+ * features/agent/wasm/dot.wat assembled (`node scripts/assemble-wasm.mjs` writes this file;
+ * tests/src/agent/vector-matrix.test.ts fails when the two differ).
+ */
+export const DOT_WASM_BASE64 =
+  'AGFzbQEAAAABCQFgBX9/f39/AAIPAQNlbnYGbWVtb3J5AgABAwIBAAcKAQZzY29yZXMAAArNAQHKAQIDfwJ7IANBAnQhBwJAA0AgBSACTw0B/QwAAAAAAAAAAAAAAAAAAAAAIQj9DAAAAAAAAAAAAAAAAAAAAAAhCUEAIQYDQCAIIAAgBmr9AAQAIAEgBmr9AAQA/eYB/eQBIQggCSAAIAZq/QAEECABIAZq/QAEEP3mAf3kASEJIAZBIGohBiAGIAdJDQALIAggCf3kASEIIAQgBUECdGogCP0fACAI/R8BkiAI/R8CIAj9HwOSkjgCACABIAdqIQEgBUEBaiEFDAALCws=';
