@@ -2,6 +2,7 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
 import { keepBest, searchableText } from './ranking';
+import { TermScoreCache } from './term-scores';
 import type { ArticleForIndex, Coverage, KnowledgeIndexOptions, LexicalScores, Passage, SearchHit, SearchScope } from './types';
 
 /**
@@ -50,6 +51,9 @@ interface Workspace {
   df: Map<string, number>;
   /** Changes with every article indexed or removed (see KnowledgeIndex.version). */
   version: number;
+  /** The two indexes' scores by query term, until an article changes. */
+  passageTerms: TermScoreCache<PassageDoc>;
+  articleTerms: TermScoreCache<ArticleDoc>;
 }
 
 const analyzer = {
@@ -80,15 +84,21 @@ export class KnowledgeIndex {
   private createWorkspace(workspaceId: string): Workspace {
     let ws = this.workspaces.get(workspaceId);
     if (ws === undefined) {
+      const { boost, prefix, fuzzy } = this.options;
+      const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
+      const passageIndex = new MiniSearch<PassageDoc>({ fields: ['title', 'heading', 'text'], storeFields: [], ...analyzer });
+      const articleIndex = new MiniSearch<ArticleDoc>({ fields: ['title', 'text'], storeFields: [], ...analyzer });
       ws = {
-        passageIndex: new MiniSearch<PassageDoc>({ fields: ['title', 'heading', 'text'], storeFields: [], ...analyzer }),
-        articleIndex: new MiniSearch<ArticleDoc>({ fields: ['title', 'text'], storeFields: [], ...analyzer }),
+        passageIndex,
+        articleIndex,
         articles: new Map(),
         passages: new Map(),
         passageDocs: new Map(),
         articleDocs: new Map(),
         df: new Map(),
         version: 0,
+        passageTerms: new TermScoreCache(passageIndex, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } }),
+        articleTerms: new TermScoreCache(articleIndex, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } }),
       };
       this.workspaces.set(workspaceId, ws);
     }
@@ -114,7 +124,7 @@ export class KnowledgeIndex {
     for (const t of new Set(terms(`${articleDoc.title} ${articleDoc.text}`))) ws.df.set(t, (ws.df.get(t) ?? 0) + 1);
     for (const p of passages) ws.passages.set(p.id, p);
     for (const d of docs) ws.passageDocs.set(d.id, d);
-    ws.version = ++this.changes;
+    this.changed(ws);
     return true;
   }
 
@@ -140,7 +150,7 @@ export class KnowledgeIndex {
     }
     ws.articleDocs.delete(articleId);
     ws.articles.delete(articleId);
-    ws.version = ++this.changes;
+    this.changed(ws);
     if (ws.articles.size === 0) this.workspaces.delete(workspaceId);
   }
 
@@ -233,10 +243,7 @@ export class KnowledgeIndex {
     return hits;
   }
 
-  /**
-   * Every passage's BM25 score in scope (its own plus its article's share) without scoring each
-   * passage here: the hybrid search reads the few it needs as it meets them.
-   */
+  /** Every passage's BM25 score in scope (its own plus its article's share), read as the hybrid search meets it. */
   lexicalScores(workspaceId: string, query: string, scope: SearchScope = {}): LexicalScores {
     const ws = this.workspace(workspaceId);
     if (ws === undefined) return { best: 0, of: () => undefined };
@@ -260,19 +267,17 @@ export class KnowledgeIndex {
 
   /** Each matching passage's own BM25 score by passage id; each matching article's share by article id. */
   private matches(ws: Workspace, query: string): { own: Map<string, number>; context: Map<string, number> } {
-    const { boost, prefix, fuzzy, articleWeight } = this.options;
-    const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
-    const own = new Map<string, number>();
-    for (const r of ws.passageIndex.search(query, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } })) {
-      own.set(r.id as string, r.score);
-    }
+    const q = terms(query);
+    const own = ws.passageTerms.scores(q);
     const context = new Map<string, number>();
-    if (articleWeight > 0) {
-      for (const r of ws.articleIndex.search(query, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } })) {
-        context.set(r.id as string, articleWeight * r.score);
-      }
-    }
+    if (this.options.articleWeight > 0) for (const [id, score] of ws.articleTerms.scores(q)) context.set(id, this.options.articleWeight * score);
     return { own, context };
+  }
+
+  private changed(ws: Workspace): void {
+    ws.version = ++this.changes;
+    ws.passageTerms.clear();
+    ws.articleTerms.clear();
   }
 
   /** Calls `visit` once for each article in scope that matches the query, with its passages' scorer. */
