@@ -55,12 +55,9 @@ const CACHE_SIZE = 100_000;
  */
 const MATRIX_BYTES = 256 * 1024 * 1024;
 
-/** A workspace's indexed passages, article by article, with their embeddings as one matrix. */
+/** A workspace's indexed passages (KnowledgeIndex.passageRows) with their embeddings as one matrix, row for row. */
 interface PassageMatrix {
-  index: KnowledgeIndex;
-  /** The index's version of the workspace it was built from (rebuilt when that changes). */
-  version: number;
-  passages: Passage[];
+  passages: readonly Passage[];
   matrix: VectorMatrix;
 }
 
@@ -192,11 +189,15 @@ export class SemanticSearch {
    */
   async search(index: KnowledgeIndex, workspaceId: string, query: string, topK: number, scope: SearchScope = {}): Promise<SearchHit[]> {
     if (topK <= 0 || index.articleCount(workspaceId) === 0) return [];
-    const bm25 = index.lexicalScores(workspaceId, query, scope);
+    const [[q], built] = await Promise.all([this.embed([query], 'query'), this.matrixOf(index, workspaceId)]);
+    let rows = built;
+    // An article changed while passages were embedded: the matrix again, so that its rows are the BM25 scores' rows.
+    while (rows.passages !== index.passageRows(workspaceId)) rows = await this.matrixOf(index, workspaceId);
+    const { passages, matrix } = rows;
+    const bm25 = index.lexicalRows(workspaceId, query, scope);
     const best = bm25.best;
-    const [[q], { passages, matrix }] = await Promise.all([this.embed([query], 'query'), this.matrixOf(index, workspaceId)]);
     const similarities = matrix.scores(q);
-    // Article by article (passagesIn gives them so): each article's best `cap` passages, then
+    // Article by article (the rows are so): each article's best `cap` passages, then
     // the best topK of those; no sort of every passage, a hit object only for a candidate.
     const cap = index.options.maxPerArticle > 0 ? index.options.maxPerArticle : Infinity;
     const hits: SearchHit[] = [];
@@ -210,9 +211,9 @@ export class SemanticSearch {
       if (i > 0 && passages[i - 1].articleId !== passage.articleId) flush();
       if (scope.customerFacing && !passage.customerFacing) return;
       const similarity = similarities[i];
-      const lexical = bm25.of(passage);
-      if (similarity < MIN_SIMILARITY && lexical === undefined) return;
-      keepBest(ofArticle, { passage, similarity, score: similarity + (best > 0 ? (FUSION_BM25_WEIGHT * (lexical ?? 0)) / best : 0) }, cap);
+      const lexical = bm25.scores[i];
+      if (similarity < MIN_SIMILARITY && lexical === 0) return;
+      keepBest(ofArticle, { passage, similarity, score: similarity + (best > 0 ? (FUSION_BM25_WEIGHT * lexical) / best : 0) }, cap);
     });
     flush();
     const rescored = await Promise.all(
@@ -226,15 +227,11 @@ export class SemanticSearch {
     return rescored.sort(compareHits).slice(0, topK);
   }
 
-  /** The workspace's passage matrix, built again once the index has changed since. */
+  /** The workspace's passage matrix, built again once its articles have changed since. */
   private async matrixOf(index: KnowledgeIndex, workspaceId: string): Promise<PassageMatrix> {
-    const version = index.version(workspaceId);
+    const passages = index.passageRows(workspaceId);
     let entry = this.matrices.get(workspaceId);
-    if (entry?.index !== index || entry.version !== version) {
-      const passages = index.passagesIn(workspaceId);
-      const matrix = new VectorMatrix(await this.passageVectors(passages), this.model.dimensions);
-      entry = { index, version, passages, matrix };
-    }
+    if (entry?.passages !== passages) entry = { passages, matrix: new VectorMatrix(await this.passageVectors(passages), this.model.dimensions) };
     this.forget(workspaceId);
     this.matrices.set(workspaceId, entry);
     this.matrixBytes += entry.matrix.bytes;

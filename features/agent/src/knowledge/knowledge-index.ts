@@ -3,7 +3,8 @@ import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
 import { keepBest, searchableText } from './ranking';
 import { TermScoreCache } from './term-scores';
-import type { ArticleForIndex, Coverage, KnowledgeIndexOptions, LexicalScores, Passage, SearchHit, SearchScope } from './types';
+import { layOut, type Layout, NO_ROWS } from './layout';
+import type { ArticleForIndex, Coverage, KnowledgeIndexOptions, LexicalRows, Passage, SearchHit, SearchScope } from './types';
 
 /**
  * Per-workspace full-text index of knowledge base passages: MiniSearch's BM25 (k1 1.2, b 0.7,
@@ -49,8 +50,8 @@ interface Workspace {
   articleDocs: Map<string, ArticleDoc>;
   /** term -> number of indexed articles (title + body) containing it. */
   df: Map<string, number>;
-  /** Changes with every article indexed or removed (see KnowledgeIndex.version). */
-  version: number;
+  /** Its passages in rows, made when first needed after a change (KnowledgeIndex.passageRows). */
+  layout: Layout | null;
   /** The two indexes' scores by query term, until an article changes. */
   passageTerms: TermScoreCache<PassageDoc>;
   articleTerms: TermScoreCache<ArticleDoc>;
@@ -65,8 +66,6 @@ const analyzer = {
 
 export class KnowledgeIndex {
   private readonly workspaces = new Map<string, Workspace>();
-  /** Counts every change to any workspace: a workspace's version is the count at its last change. */
-  private changes = 0;
   readonly options: Readonly<Required<KnowledgeIndexOptions>>;
 
   constructor(options: KnowledgeIndexOptions = {}) {
@@ -88,7 +87,7 @@ export class KnowledgeIndex {
       const common: SearchOptions = { combineWith: 'OR', prefix, fuzzy };
       const passageIndex = new MiniSearch<PassageDoc>({ fields: ['title', 'heading', 'text'], storeFields: [], ...analyzer });
       const articleIndex = new MiniSearch<ArticleDoc>({ fields: ['title', 'text'], storeFields: [], ...analyzer });
-      ws = {
+      const created: Workspace = {
         passageIndex,
         articleIndex,
         articles: new Map(),
@@ -96,10 +95,19 @@ export class KnowledgeIndex {
         passageDocs: new Map(),
         articleDocs: new Map(),
         df: new Map(),
-        version: 0,
-        passageTerms: new TermScoreCache(passageIndex, { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } }),
-        articleTerms: new TermScoreCache(articleIndex, { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } }),
+        layout: null,
+        passageTerms: new TermScoreCache(
+          passageIndex,
+          { ...common, boost: { title: boost.title ?? 1, heading: boost.heading ?? 1, text: boost.text ?? 1 } },
+          (id) => this.layoutOf(created).row.get(id) ?? -1,
+        ),
+        articleTerms: new TermScoreCache(
+          articleIndex,
+          { ...common, boost: { title: boost.title ?? 1, text: boost.text ?? 1 } },
+          (id) => this.layoutOf(created).articleNumber.get(id) ?? -1,
+        ),
       };
+      ws = created;
       this.workspaces.set(workspaceId, ws);
     }
     return ws;
@@ -159,9 +167,10 @@ export class KnowledgeIndex {
     this.workspaces.delete(workspaceId);
   }
 
-  /** Differs after any change to the workspace's articles, even once emptied and refilled (0: none). */
-  version(workspaceId: string): number {
-    return this.workspace(workspaceId)?.version ?? 0;
+  /** Every indexed passage of the workspace, article by article: the same array until its articles change. */
+  passageRows(workspaceId: string): readonly Passage[] {
+    const ws = this.workspace(workspaceId);
+    return ws ? this.layoutOf(ws).passages : NO_ROWS;
   }
 
   isIndexed(workspaceId: string, articleId: string): boolean {
@@ -223,77 +232,56 @@ export class KnowledgeIndex {
    * public articles' passages: internal content never reaches a customer's answer.
    */
   search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): SearchHit[] {
-    const ws = this.workspace(workspaceId);
-    if (ws === undefined || topK <= 0) return [];
-    // Ranked article by article: each passage of a matched article scores its own BM25 plus the
-    // article's share; the article's best maxPerArticle go on to the topK. The first topK of
-    // the whole ranking with that cap are exactly these: no sort of every matching passage
-    // (a few hundred for a question of common words), one map read per passage.
+    if (topK <= 0) return [];
+    // Article by article: each article's best maxPerArticle, offered to the topK. The first topK
+    // of the whole ranking with that cap are exactly these, with no sort of every match.
+    const { passages, scores } = this.lexicalRows(workspaceId, query, scope);
     const cap = this.options.maxPerArticle > 0 ? this.options.maxPerArticle : Infinity;
     const hits: SearchHit[] = [];
     const best: SearchHit[] = [];
-    this.scoreArticles(ws, query, scope, (passages, scoreOf) => {
-      best.length = 0;
-      for (const passage of passages) {
-        const score = scoreOf(passage);
-        if (score > 0) keepBest(best, { passage, score }, cap);
-      }
+    const flush = () => {
       for (const hit of best) keepBest(hits, hit, topK);
+      best.length = 0;
+    };
+    passages.forEach((passage, i) => {
+      if (i > 0 && passages[i - 1].articleId !== passage.articleId) flush();
+      if (scores[i] > 0) keepBest(best, { passage, score: scores[i] }, cap);
     });
+    flush();
     return hits;
   }
 
-  /** Every passage's BM25 score in scope (its own plus its article's share), read as the hybrid search meets it. */
-  lexicalScores(workspaceId: string, query: string, scope: SearchScope = {}): LexicalScores {
+  /**
+   * Every passage's BM25 score, its own plus `articleWeight` × its article's, row by row as
+   * `passageRows` gives them (0: it matches nothing, or is out of scope); `best`, the highest.
+   */
+  lexicalRows(workspaceId: string, query: string, scope: SearchScope = {}): LexicalRows {
     const ws = this.workspace(workspaceId);
-    if (ws === undefined) return { best: 0, of: () => undefined };
-    const { own, context } = this.matches(ws, query);
-    const inScope = (p: Passage) => !scope.customerFacing || p.customerFacing;
+    if (ws === undefined) return { passages: NO_ROWS, scores: new Float64Array(0), best: 0 };
+    const layout = this.layoutOf(ws);
+    const q = terms(query);
+    const scores = new Float64Array(layout.passages.length);
+    ws.passageTerms.scoresInto(q, scores);
+    const { articleWeight } = this.options;
+    const shares = new Float64Array(articleWeight > 0 ? layout.articleNumber.size : 0);
+    if (articleWeight > 0) ws.articleTerms.scoresInto(q, shares);
     let best = 0;
-    for (const [id, score] of own) {
-      const p = ws.passages.get(id);
-      if (p !== undefined && inScope(p)) best = Math.max(best, score + (context.get(p.articleId) ?? 0));
-    }
-    for (const [articleId, score] of context) {
-      const first = ws.articles.get(articleId)?.[0];
-      if (first !== undefined && inScope(first)) best = Math.max(best, score);
-    }
-    const of = (p: Passage) => {
-      const score = inScope(p) ? (own.get(p.id) ?? 0) + (context.get(p.articleId) ?? 0) : 0;
-      return score > 0 ? score : undefined;
-    };
-    return { best, of };
+    layout.passages.forEach((p, i) => {
+      if (scope.customerFacing && !p.customerFacing) scores[i] = 0;
+      else if (articleWeight > 0) scores[i] += articleWeight * shares[layout.articleOf[i]];
+      best = Math.max(best, scores[i]);
+    });
+    return { passages: layout.passages, scores, best };
   }
 
-  /** Each matching passage's own BM25 score by passage id; each matching article's share by article id. */
-  private matches(ws: Workspace, query: string): { own: Map<string, number>; context: Map<string, number> } {
-    const q = terms(query);
-    const own = ws.passageTerms.scores(q);
-    const context = new Map<string, number>();
-    if (this.options.articleWeight > 0) for (const [id, score] of ws.articleTerms.scores(q)) context.set(id, this.options.articleWeight * score);
-    return { own, context };
+  private layoutOf(ws: Workspace): Layout {
+    ws.layout ??= layOut(ws.articles);
+    return ws.layout;
   }
 
   private changed(ws: Workspace): void {
-    ws.version = ++this.changes;
+    ws.layout = null;
     ws.passageTerms.clear();
     ws.articleTerms.clear();
-  }
-
-  /** Calls `visit` once for each article in scope that matches the query, with its passages' scorer. */
-  private scoreArticles(ws: Workspace, query: string, scope: SearchScope, visit: (passages: Passage[], scoreOf: (p: Passage) => number) => void): void {
-    const { own, context } = this.matches(ws, query);
-    const visited = new Set<string>();
-    const article = (articleId: string, share: number) => {
-      visited.add(articleId);
-      const passages = ws.articles.get(articleId) ?? [];
-      if (scope.customerFacing && !passages[0]?.customerFacing) return;
-      visit(passages, (p) => (own.get(p.id) ?? 0) + share);
-    };
-    for (const [articleId, share] of context) article(articleId, share);
-    for (const id of own.keys()) {
-      const articleId = ws.passages.get(id)?.articleId;
-      if (articleId !== undefined && !visited.has(articleId)) article(articleId, 0);
-    }
   }
 }

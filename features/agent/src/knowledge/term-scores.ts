@@ -1,10 +1,10 @@
 import type MiniSearch from 'minisearch';
 import type { SearchOptions } from 'minisearch';
 
-/** One term's BM25 scores: the documents it matches, each with its score for that term alone. */
+/** One term's BM25 scores: the documents it matches (by slot), each with its score for that term alone. */
 interface TermScores {
-  ids: string[];
-  scores: number[];
+  slots: Int32Array;
+  scores: Float64Array;
 }
 
 /** Terms kept per index; past it the cache starts again (a help centre's questions reuse a few thousand words). */
@@ -16,7 +16,8 @@ const TERMS_KEPT = 4_000;
  * scores summed in the query's order, times the number of distinct query terms it matches),
  * without walking the index again for a term already asked about. Customers' questions share
  * most of their words, and MiniSearch's walk (a map per field per term, a result object per
- * match) was most of a search's time.
+ * match) was most of a search's time. Documents are numbered by the caller (`slotOf`), and
+ * scores summed into an array by that number: no map in a query's path.
  */
 export class TermScoreCache<T> {
   private readonly kept = new Map<string, TermScores>();
@@ -25,36 +26,38 @@ export class TermScoreCache<T> {
     private readonly index: MiniSearch<T>,
     /** The query's options but its terms' processing (the terms given are already processed). */
     private readonly options: SearchOptions,
+    /** A document's number, from 0: stable until `clear`. */
+    private readonly slotOf: (id: string) => number,
   ) {}
 
-  /** Forgets every term: a document added or removed changes every idf and the average lengths. */
+  /** Forgets every term: a document added or removed changes every idf and the average lengths (and the slots). */
   clear(): void {
     this.kept.clear();
   }
 
-  /** Each matching document's score for the analysed query terms (duplicates kept, as MiniSearch keeps them), by id. */
-  scores(terms: readonly string[]): Map<string, number> {
-    const sum = new Map<string, number>();
-    const distinct = new Map<string, number>();
+  /**
+   * Each document's score for the analysed query terms (duplicates kept, as MiniSearch keeps
+   * them) at its slot of `out`, 0 where it matches none; `out` holds a slot for every document.
+   */
+  scoresInto(terms: readonly string[], out: Float64Array): void {
+    out.fill(0);
+    const distinct = new Uint16Array(out.length);
     terms.forEach((term, i) => {
       const first = terms.indexOf(term) === i;
-      const { ids, scores } = this.of(term);
-      for (let k = 0; k < ids.length; k++) {
-        const id = ids[k];
-        const s = sum.get(id);
-        sum.set(id, s === undefined ? scores[k] : s + scores[k]);
-        if (first) distinct.set(id, (distinct.get(id) ?? 0) + 1);
+      const { slots, scores } = this.of(term);
+      for (let k = 0; k < slots.length; k++) {
+        out[slots[k]] += scores[k];
+        if (first) distinct[slots[k]] += 1;
       }
     });
-    for (const [id, s] of sum) sum.set(id, s * distinct.get(id)!);
-    return sum;
+    for (let i = 0; i < out.length; i++) if (distinct[i] > 1) out[i] *= distinct[i];
   }
 
   private of(term: string): TermScores {
     let kept = this.kept.get(term);
     if (kept === undefined) {
       const results = this.index.search(term, { ...this.options, tokenize: (t) => [t], processTerm: (t) => t });
-      kept = { ids: results.map((r) => r.id as string), scores: results.map((r) => r.score) };
+      kept = { slots: Int32Array.from(results, (r) => this.slotOf(r.id as string)), scores: Float64Array.from(results, (r) => r.score) };
       if (this.kept.size >= TERMS_KEPT) this.kept.clear();
       this.kept.set(term, kept);
     }

@@ -61,12 +61,14 @@ export interface KnowledgeIndexOptions {
   fuzzy?: number | false;
 }
 
-/** A query's BM25 scores in a workspace (KnowledgeIndex.lexicalScores). */
-export interface LexicalScores {
-  /** The best passage score in scope (0 when none matches). */
+/** A query's BM25 scores in a workspace, passage by passage (KnowledgeIndex.lexicalRows). */
+export interface LexicalRows {
+  /** The workspace's passages, article by article (KnowledgeIndex.passageRows). */
+  passages: readonly Passage[];
+  /** Each passage's score, in the same order; 0 when it matches nothing or is out of scope. */
+  scores: Float64Array;
+  /** The highest of them. */
   best: number;
-  /** A passage's score, its own plus its article's share; undefined when it does not match or is out of scope. */
-  of(passage: Passage): number | undefined;
 }
 
 /** How much of a query a passage covers (see KnowledgeIndex.coverage). */

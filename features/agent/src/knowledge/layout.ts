@@ -1,0 +1,34 @@
+import type { Passage } from './types';
+
+/**
+ * A workspace's passages in rows, article by article: the rows its BM25 scores
+ * (KnowledgeIndex.lexicalRows) and its embeddings' matrix (embeddings.ts) share.
+ */
+export interface Layout {
+  passages: readonly Passage[];
+  /** Row -> the number of its article (articles numbered in the same order). */
+  articleOf: Int32Array;
+  row: Map<string, number>;
+  articleNumber: Map<string, number>;
+}
+
+/** The rows of a workspace without articles. */
+export const NO_ROWS: readonly Passage[] = Object.freeze([]);
+
+/** The rows of these articles' passages, in the map's order. */
+export const layOut = (articles: ReadonlyMap<string, readonly Passage[]>): Layout => {
+  const passages: Passage[] = [];
+  const articleOf: number[] = [];
+  const row = new Map<string, number>();
+  const articleNumber = new Map<string, number>();
+  for (const [articleId, ofArticle] of articles) {
+    const n = articleNumber.size;
+    articleNumber.set(articleId, n);
+    for (const p of ofArticle) {
+      row.set(p.id, passages.length);
+      passages.push(p);
+      articleOf.push(n);
+    }
+  }
+  return { passages, articleOf: Int32Array.from(articleOf), row, articleNumber };
+};
