@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import wabt from 'wabt';
 import { VectorMatrix } from '@support/agent';
-import { checkProperty, propertySeed } from '../support/property';
+import { checkProperty, expectSame, propertySeed } from '../support/property';
 
 // The passages' matrix gives each row's dot product with a query, by WebAssembly SIMD where the
 // dimension allows it and by the JavaScript loop otherwise: the same scores either way.
@@ -42,7 +42,12 @@ t.test('any rows, any query, at and beyond a page of memory: SIMD and the loop g
     fc.property(input, ({ d, query, rows }) => {
       const want = rows.map((r) => exact(query, r));
       for (const simd of [true, false]) {
-        const got = [...new VectorMatrix(rows, d, simd).scores(query)];
+        const matrix = new VectorMatrix(rows, d, simd);
+        // A range of rows (a passage's sentences) is that part of the whole.
+        const [start, end] = [Math.floor(rows.length / 3), Math.ceil((2 * rows.length) / 3)];
+        const part = [...matrix.scores(query, start, end)];
+        const got = [...matrix.scores(query)];
+        expectSame(part, got.slice(start, end), `simd ${simd}, rows ${start} to ${end}`);
         if (got.length !== want.length) throw new Error(`simd ${simd}: ${got.length} scores for ${want.length} rows`);
         got.forEach((g, i) => {
           if (Math.abs(g - want[i]) > 1e-4 * Math.max(1, Math.abs(want[i]))) throw new Error(`simd ${simd}, row ${i}: ${g}, not ${want[i]}`);
@@ -62,7 +67,9 @@ t.test('any rows, any query, at and beyond a page of memory: SIMD and the loop g
   );
 });
 
-t.test('a row or query of another dimension is refused', async (t) => {
+t.test('a row or query of another dimension, or rows out of range, are refused', async (t) => {
+  t.throws(() => new VectorMatrix([new Float32Array(8)], 8).scores(new Float32Array(8), 0, 2), /rows 0 to 2 are not within the 1 rows/);
+  t.throws(() => new VectorMatrix([new Float32Array(8)], 8).scores(new Float32Array(8), 1, 0), /rows 1 to 0/);
   t.throws(() => new VectorMatrix([new Float32Array(8), new Float32Array(7)], 8), /row 1 has 7 dimensions, not 8/);
   t.throws(() => new VectorMatrix([new Float32Array(8)], 8).scores(new Float32Array(16)), /the query has 16 dimensions, not 8/);
 });

@@ -51,7 +51,8 @@ export const passageForEmbedding = (p: Passage): string =>
 const CACHE_SIZE = 100_000;
 /**
  * Memory for the workspaces' passage matrices (vector-matrix.ts), least recently searched
- * dropped first: 256 MB holds about 170,000 passages of 384 dimensions.
+ * dropped first: 256 MB holds about 28,000 passages with their sentences (on average six
+ * vectors of 384 floats a passage).
  */
 const MATRIX_BYTES = 256 * 1024 * 1024;
 
@@ -59,6 +60,11 @@ const MATRIX_BYTES = 256 * 1024 * 1024;
 interface PassageMatrix {
   passages: readonly Passage[];
   matrix: VectorMatrix;
+  /** Every passage's sentences (sentences.ts), passage after passage: row i's from sentenceStart[i] to before sentenceStart[i + 1]. */
+  sentences: VectorMatrix;
+  sentenceStart: Int32Array;
+  rowOf: Map<Passage, number>;
+  bytes: number;
 }
 
 /**
@@ -216,14 +222,12 @@ export class SemanticSearch {
       keepBest(ofArticle, { passage, similarity, score: similarity + (best > 0 ? (FUSION_BM25_WEIGHT * lexical) / best : 0) }, cap);
     });
     flush();
-    const rescored = await Promise.all(
-      hits.map(async (hit) => {
-        const sentences = await this.sentencesOf(hit.passage);
-        let closest = 0;
-        for (const v of sentences) closest = Math.max(closest, dot(q, v));
-        return { ...hit, score: hit.score + SENTENCE_WEIGHT * closest };
-      }),
-    );
+    const rescored = hits.map((hit) => {
+      const row = rows.rowOf.get(hit.passage)!;
+      let closest = 0;
+      for (const similarity of rows.sentences.scores(q, rows.sentenceStart[row], rows.sentenceStart[row + 1])) closest = Math.max(closest, similarity);
+      return { ...hit, score: hit.score + SENTENCE_WEIGHT * closest };
+    });
     return rescored.sort(compareHits).slice(0, topK);
   }
 
@@ -231,10 +235,18 @@ export class SemanticSearch {
   private async matrixOf(index: KnowledgeIndex, workspaceId: string): Promise<PassageMatrix> {
     const passages = index.passageRows(workspaceId);
     let entry = this.matrices.get(workspaceId);
-    if (entry?.passages !== passages) entry = { passages, matrix: new VectorMatrix(await this.passageVectors(passages), this.model.dimensions) };
+    if (entry?.passages !== passages) {
+      const [vectors, ofPassages] = await Promise.all([this.passageVectors(passages), Promise.all(passages.map((p) => this.sentencesOf(p)))]);
+      const sentenceStart = new Int32Array(passages.length + 1);
+      ofPassages.forEach((v, i) => (sentenceStart[i + 1] = sentenceStart[i] + v.length));
+      const matrix = new VectorMatrix(vectors, this.model.dimensions);
+      const sentences = new VectorMatrix(ofPassages.flat(), this.model.dimensions);
+      const rowOf = new Map(passages.map((p, i) => [p, i]));
+      entry = { passages, matrix, sentences, sentenceStart, rowOf, bytes: matrix.bytes + sentences.bytes };
+    }
     this.forget(workspaceId);
     this.matrices.set(workspaceId, entry);
-    this.matrixBytes += entry.matrix.bytes;
+    this.matrixBytes += entry.bytes;
     for (const id of this.matrices.keys()) {
       if (this.matrixBytes <= MATRIX_BYTES || id === workspaceId) break;
       this.forget(id);
@@ -245,7 +257,7 @@ export class SemanticSearch {
   private forget(workspaceId: string): void {
     const entry = this.matrices.get(workspaceId);
     if (entry === undefined) return;
-    this.matrixBytes -= entry.matrix.bytes;
+    this.matrixBytes -= entry.bytes;
     this.matrices.delete(workspaceId);
   }
 

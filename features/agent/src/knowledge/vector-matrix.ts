@@ -47,7 +47,7 @@ const PAGE = 65_536;
  */
 export class VectorMatrix {
   private readonly floats: Float32Array;
-  private readonly scoresOf: ((query: Float32Array) => Float32Array) | null;
+  private readonly scoresOf: ((query: Float32Array, start: number, end: number) => Float32Array) | null;
   readonly rows: number;
   /** Memory held, in bytes. */
   readonly bytes: number;
@@ -73,11 +73,10 @@ export class VectorMatrix {
     });
     if (run && wasm && memory) {
       const scores = new wasm.Instance(run, { env: { memory } }).exports.scores as (q: number, m: number, n: number, d: number, o: number) => void;
-      const results = this.floats.subarray(out, out + rows.length);
-      this.scoresOf = (q) => {
+      this.scoresOf = (q, start, end) => {
         this.floats.set(q, query);
-        scores(query * 4, matrix * 4, rows.length, dimensions, out * 4);
-        return results;
+        scores(query * 4, (matrix + start * dimensions) * 4, end - start, dimensions, (out + start) * 4);
+        return this.floats.subarray(out + start, out + end);
       };
     } else this.scoresOf = null;
   }
@@ -88,16 +87,18 @@ export class VectorMatrix {
   }
 
   /**
-   * The query's dot product with each row, in row order. The array is reused by the next call:
-   * read it before calling again.
+   * The query's dot product with each row from `start` to before `end` (all by default), in row
+   * order. The array is reused by the next call: read it before calling again.
    */
-  scores(query: Float32Array): Float32Array {
+  scores(query: Float32Array, start = 0, end = this.rows): Float32Array {
     if (query.length !== this.dimensions) throw new RangeError(`the query has ${query.length} dimensions, not ${this.dimensions}`);
-    if (this.scoresOf) return this.scoresOf(query);
-    const results = this.floats.subarray(this.dimensions, this.dimensions + this.rows);
+    if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= this.rows))
+      throw new RangeError(`rows ${start} to ${end} are not within the ${this.rows} rows`);
+    if (this.scoresOf) return this.scoresOf(query, start, end);
+    const results = this.floats.subarray(this.dimensions + start, this.dimensions + end);
     const base = this.dimensions + this.rows;
-    for (let i = 0; i < this.rows; i++) {
-      results[i] = dot(query, this.floats.subarray(base + i * this.dimensions, base + (i + 1) * this.dimensions));
+    for (let i = start; i < end; i++) {
+      results[i - start] = dot(query, this.floats.subarray(base + i * this.dimensions, base + (i + 1) * this.dimensions));
     }
     return results;
   }
