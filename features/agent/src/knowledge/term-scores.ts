@@ -7,7 +7,11 @@ interface TermScores {
   scores: Float64Array;
 }
 
-/** Terms kept per index; past it the cache starts again (a help centre's questions reuse a few thousand words). */
+/**
+ * Terms kept per index; past it the cache starts again (a help centre's questions reuse a few
+ * thousand words). A term keeps one entry per document it matches, so the cache never holds
+ * more pairs than the index itself.
+ */
 const TERMS_KEPT = 4_000;
 
 /**
