@@ -43,8 +43,6 @@ interface Workspace {
   articleIndex: MiniSearch<ArticleDoc>;
   /** article id -> its passages, in order. */
   articles: Map<string, Passage[]>;
-  /** passage id -> passage. */
-  passages: Map<string, Passage>;
   /** Documents as indexed (MiniSearch.remove needs them verbatim). */
   passageDocs: Map<string, PassageDoc>;
   articleDocs: Map<string, ArticleDoc>;
@@ -91,7 +89,6 @@ export class KnowledgeIndex {
         passageIndex,
         articleIndex,
         articles: new Map(),
-        passages: new Map(),
         passageDocs: new Map(),
         articleDocs: new Map(),
         df: new Map(),
@@ -130,7 +127,6 @@ export class KnowledgeIndex {
     ws.articles.set(article.id, passages);
     ws.articleDocs.set(article.id, articleDoc);
     for (const t of new Set(terms(`${articleDoc.title} ${articleDoc.text}`))) ws.df.set(t, (ws.df.get(t) ?? 0) + 1);
-    for (const p of passages) ws.passages.set(p.id, p);
     for (const d of docs) ws.passageDocs.set(d.id, d);
     this.changed(ws);
     return true;
@@ -145,7 +141,6 @@ export class KnowledgeIndex {
       const doc = ws.passageDocs.get(p.id);
       if (doc !== undefined) ws.passageIndex.remove(doc);
       ws.passageDocs.delete(p.id);
-      ws.passages.delete(p.id);
     }
     const articleDoc = ws.articleDocs.get(articleId);
     if (articleDoc !== undefined) {
@@ -188,11 +183,7 @@ export class KnowledgeIndex {
 
   /** Every indexed passage of the workspace in scope, article by article in article order. */
   passagesIn(workspaceId: string, scope: SearchScope = {}): Passage[] {
-    const out: Passage[] = [];
-    for (const passages of this.workspace(workspaceId)?.articles.values() ?? []) {
-      if (!scope.customerFacing || passages[0]?.customerFacing) out.push(...passages);
-    }
-    return out;
+    return this.passageRows(workspaceId).filter((p) => !scope.customerFacing || p.customerFacing);
   }
 
   /**
