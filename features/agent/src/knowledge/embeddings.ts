@@ -1,5 +1,7 @@
 import { KnowledgeIndex } from './knowledge-index';
-import { compareHits, keepBest, searchableText } from './ranking';
+import { compareHits, searchableText } from './ranking';
+import { articleStarts, tieRanks } from './top-rows';
+import { bestRows, type PassageMatrix } from './hybrid-scores';
 import { answerTexts } from './sentences';
 import { defaultModelDir, E5Model, type EmbeddingModel } from './e5-model';
 import type { Passage, SearchHit, SearchScope } from './types';
@@ -7,30 +9,7 @@ import { VectorFile } from './vector-file';
 import { dot, VectorMatrix } from './vector-matrix';
 import { join } from 'node:path';
 
-/**
- * Hybrid knowledge search: every passage in scope scored by meaning (cosine of the question's
- * and the passage's multilingual-e5-small embeddings, e5-model.ts) plus FUSION_BM25_WEIGHT ×
- * its BM25 score over the best BM25 score. Meaning finds paraphrases and other languages
- * (nothing is shared with BM25 across languages); the small BM25 share breaks near-ties
- * towards the passage that names the question's exact terms (a plan name, an error code).
- *
- * Chosen on the tuning half of tests/fixtures/eval only (nestwise, ledgerly; 78 questions with
- * an answering article, recall@1 / recall@5):
- *   BM25 alone                                  0.679 / 0.859
- *   all-MiniLM-L6-v2 re-rank of BM25's top 40   0.744 / 0.872 (the previous default)
- *   e5, BM25's top 40 re-ranked                 0.744 / 0.897
- *   e5 over every passage (dense)               0.821 / 0.987
- *   reciprocal rank fusion, k 10 / 60           0.782 / 0.987, 0.782 / 0.949
- *   dense + 0.02 × BM25 (default)               0.846 / 0.987; 0.05: 0.821, 0.1: 0.744
- * The held-out half's figures are printed by `npm run eval`.
- */
-export const FUSION_BM25_WEIGHT = 0.02;
-/**
- * Close in meaning: a passage this similar to the question may answer it. Search returns only
- * passages that share a word with the question or reach it (every passage has some similarity).
- * On the tuning half, every question with an answering article reaches it; off-topic ones do not.
- */
-export const MIN_SIMILARITY = 0.81;
+export { FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './hybrid-scores';
 
 /**
  * How much a passage's closest sentence (after its heading, sentences.ts) adds to its score: a
@@ -55,17 +34,6 @@ const CACHE_SIZE = 100_000;
  * vectors of 384 floats a passage).
  */
 const MATRIX_BYTES = 256 * 1024 * 1024;
-
-/** A workspace's indexed passages (KnowledgeIndex.passageRows) with their embeddings as one matrix, row for row. */
-interface PassageMatrix {
-  passages: readonly Passage[];
-  matrix: VectorMatrix;
-  /** Every passage's sentences (sentences.ts), passage after passage: row i's from sentenceStart[i] to before sentenceStart[i + 1]. */
-  sentences: VectorMatrix;
-  sentenceStart: Int32Array;
-  rowOf: Map<Passage, number>;
-  bytes: number;
-}
 
 /**
  * The embedding model with a cache, and the searches that use it. `load` gives null, after
@@ -199,34 +167,13 @@ export class SemanticSearch {
     let rows = built;
     // An article changed while passages were embedded: the matrix again, so that its rows are the BM25 scores' rows.
     while (rows.passages !== index.passageRows(workspaceId)) rows = await this.matrixOf(index, workspaceId);
-    const { passages, matrix } = rows;
-    const bm25 = index.lexicalRows(workspaceId, query, scope);
-    const best = bm25.best;
-    const similarities = matrix.scores(q);
-    // Article by article (the rows are so): each article's best `cap` passages, then
-    // the best topK of those; no sort of every passage, a hit object only for a candidate.
     const cap = index.options.maxPerArticle > 0 ? index.options.maxPerArticle : Infinity;
-    const hits: SearchHit[] = [];
-    const ofArticle: SearchHit[] = [];
-    const pool = Math.max(topK, SENTENCE_POOL);
-    const flush = () => {
-      for (const hit of ofArticle) keepBest(hits, hit, pool);
-      ofArticle.length = 0;
-    };
-    passages.forEach((passage, i) => {
-      if (i > 0 && passages[i - 1].articleId !== passage.articleId) flush();
-      if (scope.customerFacing && !passage.customerFacing) return;
-      const similarity = similarities[i];
-      const lexical = bm25.scores[i];
-      if (similarity < MIN_SIMILARITY && lexical === 0) return;
-      keepBest(ofArticle, { passage, similarity, score: similarity + (best > 0 ? (FUSION_BM25_WEIGHT * lexical) / best : 0) }, cap);
-    });
-    flush();
-    const rescored = hits.map((hit) => {
-      const row = rows.rowOf.get(hit.passage)!;
+    const bm25 = index.lexicalRows(workspaceId, query, scope);
+    const kept = bestRows(rows, q, bm25, scope.customerFacing === true, cap, Math.max(topK, SENTENCE_POOL));
+    const rescored = kept.rows.map((row) => {
       let closest = 0;
-      for (const similarity of rows.sentences.scores(q, rows.sentenceStart[row], rows.sentenceStart[row + 1])) closest = Math.max(closest, similarity);
-      return { ...hit, score: hit.score + SENTENCE_WEIGHT * closest };
+      for (const s of rows.sentences.scores(q, rows.sentenceStart[row], rows.sentenceStart[row + 1])) closest = Math.max(closest, s);
+      return { passage: rows.passages[row], similarity: kept.similarities[row], score: rows.fused[row] + SENTENCE_WEIGHT * closest };
     });
     return rescored.sort(compareHits).slice(0, topK);
   }
@@ -239,10 +186,20 @@ export class SemanticSearch {
       const [vectors, ofPassages] = await Promise.all([this.passageVectors(passages), Promise.all(passages.map((p) => this.sentencesOf(p)))]);
       const sentenceStart = new Int32Array(passages.length + 1);
       ofPassages.forEach((v, i) => (sentenceStart[i + 1] = sentenceStart[i] + v.length));
+      const n = passages.length;
       const matrix = new VectorMatrix(vectors, this.model.dimensions);
       const sentences = new VectorMatrix(ofPassages.flat(), this.model.dimensions);
-      const rowOf = new Map(passages.map((p, i) => [p, i]));
-      entry = { passages, matrix, sentences, sentenceStart, rowOf, bytes: matrix.bytes + sentences.bytes };
+      entry = {
+        passages,
+        matrix,
+        sentences,
+        sentenceStart,
+        articleOf: articleStarts(passages),
+        tieRank: tieRanks(passages),
+        customerFacing: Uint8Array.from(passages, (p) => (p.customerFacing ? 1 : 0)),
+        fused: new Float64Array(n),
+        bytes: matrix.bytes + sentences.bytes + n * 17,
+      };
     }
     this.forget(workspaceId);
     this.matrices.set(workspaceId, entry);
