@@ -43,7 +43,7 @@ t.test('any scores (ties, -Infinity, NaN), any cap and size: the rows the rule k
       .uniqueArray(fc.string({ minLength: 1, maxLength: 3 }), { maxLength: 12 })
       .chain((ids) => fc.tuple(...ids.map((id) => fc.nat({ max: 5 }).map((n) => Array.from({ length: n + 1 }, (_, index) => ({ articleId: id, index })))))),
     cap: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(Infinity)),
-    size: fc.integer({ min: 1, max: 25 }),
+    size: fc.oneof(fc.integer({ min: 1, max: 25 }), fc.constant(Infinity)),
     values: fc.array(fc.oneof(fc.constantFrom(0.5, 0.75, 1, -Infinity, NaN), fc.double({ min: -2, max: 2, noNaN: true })), { minLength: 80, maxLength: 80 }),
   });
   await checkProperty(

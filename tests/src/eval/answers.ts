@@ -78,7 +78,7 @@ const main = async () => {
       tally.inTopArticleHits += has(articleHits.map((h) => `${h.passage.heading ?? ''}\n${h.passage.text}`).join('\n')) ? 1 : 0;
       if (!stated && process.argv.includes('--misses'))
         console.log(
-          `${q.id} [${q.kind}] ${JSON.stringify(last)} wanted ${JSON.stringify(q.facts)}\n  replied ${JSON.stringify(answer.messages.join(' | ').slice(0, 300))}`,
+          `${q.id} [${q.kind}]${cited ? ' (cited)' : ''} ${JSON.stringify(last)} wanted ${JSON.stringify(q.facts)}\n  replied ${JSON.stringify(answer.messages.join(' | ').slice(0, 300))}`,
         );
     }
   }

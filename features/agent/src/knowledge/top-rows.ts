@@ -6,7 +6,9 @@
  * begin. Ties go to the lower `tieRank` (compareHits' order: article id, then passage order).
  * A row scored NaN or -Infinity is left out.
  */
-export const topRows = (scores: Float64Array, articleOf: Int32Array, tieRank: Int32Array, cap: number, size: number): number[] => {
+export const topRows = (scores: Float64Array, articleOf: Int32Array, tieRank: Int32Array, cap: number, wanted: number): number[] => {
+  // No more than there are rows (so any size, Infinity too, is an array's length).
+  const size = Math.min(wanted, scores.length);
   const perArticle = Math.min(cap, size);
   if (!(size > 0 && perArticle > 0)) return [];
   const best = new Int32Array(size);
