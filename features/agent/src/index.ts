@@ -38,7 +38,7 @@ export { term, terms, tokenize, stem, STOP_WORDS, looksEnglish } from './knowled
 export { splitArticle, cutLong, MAX_PASSAGE_CHARS } from './knowledge/passages';
 export { KnowledgeIndex, DEFAULT_INDEX_OPTIONS } from './knowledge/knowledge-index';
 export { VectorMatrix } from './knowledge/vector-matrix';
-export { articleStarts, tieRanks, topRows } from './knowledge/top-rows';
+export { tieRanks, topRows } from './knowledge/top-rows';
 export { TermScoreCache } from './knowledge/term-scores';
 export { searchableText, compareHits } from './knowledge/ranking';
 export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } from './knowledge/quality';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { articleStarts, tieRanks, topRows } from '@support/agent';
+import { tieRanks, topRows } from '@support/agent';
 import { checkProperty, expectSame, propertySeed } from '../support/property';
 
 // A search keeps its best passages by row number (top-rows.ts): the best `size` by score, at
@@ -15,6 +15,13 @@ interface Row {
   articleId: string;
   index: number;
 }
+
+/** Row -> a number that changes where the next article's rows begin (what a layout's articleOf is). */
+const articleStarts = (rows: readonly Row[]): Int32Array => {
+  const of = new Int32Array(rows.length);
+  for (let row = 1; row < rows.length; row++) of[row] = of[row - 1] + (rows[row].articleId !== rows[row - 1].articleId ? 1 : 0);
+  return of;
+};
 
 const reference = (rows: Row[], scores: number[], cap: number, size: number): number[] => {
   const order = rows

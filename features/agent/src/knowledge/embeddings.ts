@@ -1,6 +1,5 @@
 import { KnowledgeIndex } from './knowledge-index';
 import { compareHits, searchableText } from './ranking';
-import { articleStarts, tieRanks } from './top-rows';
 import { bestRows, type PassageMatrix } from './hybrid-scores';
 import { answerTexts } from './sentences';
 import { defaultModelDir, E5Model, type EmbeddingModel } from './e5-model';
@@ -166,40 +165,31 @@ export class SemanticSearch {
     const [[q], built] = await Promise.all([this.embed([query], 'query'), this.matrixOf(index, workspaceId)]);
     let rows = built;
     // An article changed while passages were embedded: the matrix again, so that its rows are the BM25 scores' rows.
-    while (rows.passages !== index.passageRows(workspaceId)) rows = await this.matrixOf(index, workspaceId);
+    while (rows.layout !== index.rows(workspaceId)) rows = await this.matrixOf(index, workspaceId);
     const cap = index.options.maxPerArticle > 0 ? index.options.maxPerArticle : Infinity;
     const bm25 = index.lexicalRows(workspaceId, query, scope);
     const kept = bestRows(rows, q, bm25, scope.customerFacing === true, cap, Math.max(topK, SENTENCE_POOL));
     const rescored = kept.rows.map((row) => {
       let closest = 0;
       for (const s of rows.sentences.scores(q, rows.sentenceStart[row], rows.sentenceStart[row + 1])) closest = Math.max(closest, s);
-      return { passage: rows.passages[row], similarity: kept.similarities[row], score: rows.fused[row] + SENTENCE_WEIGHT * closest };
+      return { passage: rows.layout.passages[row], similarity: kept.similarities[row], score: rows.fused[row] + SENTENCE_WEIGHT * closest };
     });
     return rescored.sort(compareHits).slice(0, topK);
   }
 
   /** The workspace's passage matrix, built again once its articles have changed since. */
   private async matrixOf(index: KnowledgeIndex, workspaceId: string): Promise<PassageMatrix> {
-    const passages = index.passageRows(workspaceId);
+    const layout = index.rows(workspaceId);
+    const { passages } = layout;
     let entry = this.matrices.get(workspaceId);
-    if (entry?.passages !== passages) {
+    if (entry?.layout !== layout) {
       const [vectors, ofPassages] = await Promise.all([this.passageVectors(passages), Promise.all(passages.map((p) => this.sentencesOf(p)))]);
       const sentenceStart = new Int32Array(passages.length + 1);
       ofPassages.forEach((v, i) => (sentenceStart[i + 1] = sentenceStart[i] + v.length));
-      const n = passages.length;
       const matrix = new VectorMatrix(vectors, this.model.dimensions);
       const sentences = new VectorMatrix(ofPassages.flat(), this.model.dimensions);
-      entry = {
-        passages,
-        matrix,
-        sentences,
-        sentenceStart,
-        articleOf: articleStarts(passages),
-        tieRank: tieRanks(passages),
-        customerFacing: Uint8Array.from(passages, (p) => (p.customerFacing ? 1 : 0)),
-        fused: new Float64Array(n),
-        bytes: matrix.bytes + sentences.bytes + n * 17,
-      };
+      const fused = new Float64Array(passages.length);
+      entry = { layout, matrix, sentences, sentenceStart, fused, bytes: matrix.bytes + sentences.bytes + fused.byteLength };
     }
     this.forget(workspaceId);
     this.matrices.set(workspaceId, entry);

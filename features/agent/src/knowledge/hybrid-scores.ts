@@ -1,5 +1,5 @@
 import { topRows } from './top-rows';
-import type { Passage } from './types';
+import type { Layout } from './layout';
 import type { VectorMatrix } from './vector-matrix';
 
 /**
@@ -27,17 +27,13 @@ export const FUSION_BM25_WEIGHT = 0.02;
  */
 export const MIN_SIMILARITY = 0.81;
 
-/** A workspace's indexed passages (KnowledgeIndex.passageRows) with their embeddings as one matrix, row for row. */
+/** A workspace's indexed passages in rows (KnowledgeIndex.rows) with their embeddings as one matrix, row for row. */
 export interface PassageMatrix {
-  passages: readonly Passage[];
+  layout: Layout;
   matrix: VectorMatrix;
   /** Every passage's sentences (sentences.ts), passage after passage: row i's from sentenceStart[i] to before sentenceStart[i + 1]. */
   sentences: VectorMatrix;
   sentenceStart: Int32Array;
-  /** By row: what topRows needs (top-rows.ts) and whether the passage may reach a customer. */
-  articleOf: Int32Array;
-  tieRank: Int32Array;
-  customerFacing: Uint8Array;
   /** By row, the last search's fused scores. */
   fused: Float64Array;
   bytes: number;
@@ -63,7 +59,8 @@ export const bestRows = (
   cap: number,
   pool: number,
 ): { rows: number[]; similarities: Float32Array } => {
-  const { fused, customerFacing } = m;
+  const { fused } = m;
+  const { articleOf, tieRank, customerFacing } = m.layout;
   const lexical = bm25.scores;
   // Locals, not the module's exports, in the loop (the compiled CommonJS reads exports.X each time).
   const best = bm25.best;
@@ -75,5 +72,5 @@ export const bestRows = (
     const lex = lexical[i];
     fused[i] = (customerOnly && customerFacing[i] === 0) || (s < least && lex === 0) ? -Infinity : s + (best > 0 ? (weight * lex) / best : 0);
   }
-  return { rows: topRows(fused, m.articleOf, m.tieRank, cap, pool), similarities };
+  return { rows: topRows(fused, articleOf, tieRank, cap, pool), similarities };
 };

@@ -1,7 +1,8 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
-import { keepBest, searchableText } from './ranking';
+import { searchableText } from './ranking';
+import { topRows } from './top-rows';
 import { TermScoreCache } from './term-scores';
 import { layOut, type Layout, NO_ROWS } from './layout';
 import type { ArticleForIndex, Coverage, KnowledgeIndexOptions, LexicalRows, Passage, SearchHit, SearchScope } from './types';
@@ -48,7 +49,7 @@ interface Workspace {
   articleDocs: Map<string, ArticleDoc>;
   /** term -> number of indexed articles (title + body) containing it. */
   df: Map<string, number>;
-  /** Its passages in rows, made when first needed after a change (KnowledgeIndex.passageRows). */
+  /** Its passages in rows, made when first needed after a change (KnowledgeIndex.rows). */
   layout: Layout | null;
   /** The two indexes' scores by query term, until an article changes. */
   passageTerms: TermScoreCache<PassageDoc>;
@@ -162,10 +163,10 @@ export class KnowledgeIndex {
     this.workspaces.delete(workspaceId);
   }
 
-  /** Every indexed passage of the workspace, article by article: the same array until its articles change. */
-  passageRows(workspaceId: string): readonly Passage[] {
+  /** The workspace's passages in rows, article by article: the same object until its articles change. */
+  rows(workspaceId: string): Layout {
     const ws = this.workspace(workspaceId);
-    return ws ? this.layoutOf(ws).passages : NO_ROWS;
+    return ws ? this.layoutOf(ws) : NO_ROWS;
   }
 
   isIndexed(workspaceId: string, articleId: string): boolean {
@@ -183,7 +184,7 @@ export class KnowledgeIndex {
 
   /** Every indexed passage of the workspace in scope, article by article in article order. */
   passagesIn(workspaceId: string, scope: SearchScope = {}): Passage[] {
-    return this.passageRows(workspaceId).filter((p) => !scope.customerFacing || p.customerFacing);
+    return this.rows(workspaceId).passages.filter((p) => !scope.customerFacing || p.customerFacing);
   }
 
   /**
@@ -224,31 +225,21 @@ export class KnowledgeIndex {
    */
   search(workspaceId: string, query: string, topK: number, scope: SearchScope = {}): SearchHit[] {
     if (topK <= 0) return [];
-    // Article by article: each article's best maxPerArticle, offered to the topK. The first topK
-    // of the whole ranking with that cap are exactly these, with no sort of every match.
     const { passages, scores } = this.lexicalRows(workspaceId, query, scope);
+    const layout = this.rows(workspaceId);
+    // Only passages that match: topRows leaves out the rows scored -Infinity.
+    for (let i = 0; i < scores.length; i++) if (!(scores[i] > 0)) scores[i] = -Infinity;
     const cap = this.options.maxPerArticle > 0 ? this.options.maxPerArticle : Infinity;
-    const hits: SearchHit[] = [];
-    const best: SearchHit[] = [];
-    const flush = () => {
-      for (const hit of best) keepBest(hits, hit, topK);
-      best.length = 0;
-    };
-    passages.forEach((passage, i) => {
-      if (i > 0 && passages[i - 1].articleId !== passage.articleId) flush();
-      if (scores[i] > 0) keepBest(best, { passage, score: scores[i] }, cap);
-    });
-    flush();
-    return hits;
+    return topRows(scores, layout.articleOf, layout.tieRank, cap, topK).map((row) => ({ passage: passages[row], score: scores[row] }));
   }
 
   /**
    * Every passage's BM25 score, its own plus `articleWeight` × its article's, row by row as
-   * `passageRows` gives them (0: it matches nothing, or is out of scope); `best`, the highest.
+   * `rows` gives them (0: it matches nothing, or is out of scope); `best`, the highest.
    */
   lexicalRows(workspaceId: string, query: string, scope: SearchScope = {}): LexicalRows {
     const ws = this.workspace(workspaceId);
-    if (ws === undefined) return { passages: NO_ROWS, scores: new Float64Array(0), best: 0 };
+    if (ws === undefined) return { passages: NO_ROWS.passages, scores: new Float64Array(0), best: 0 };
     const layout = this.layoutOf(ws);
     const q = terms(query);
     const scores = new Float64Array(layout.passages.length);
@@ -257,11 +248,11 @@ export class KnowledgeIndex {
     const shares = new Float64Array(articleWeight > 0 ? layout.articleNumber.size : 0);
     if (articleWeight > 0) ws.articleTerms.scoresInto(q, shares);
     let best = 0;
-    layout.passages.forEach((p, i) => {
-      if (scope.customerFacing && !p.customerFacing) scores[i] = 0;
+    for (let i = 0; i < scores.length; i++) {
+      if (scope.customerFacing && layout.customerFacing[i] === 0) scores[i] = 0;
       else if (articleWeight > 0) scores[i] += articleWeight * shares[layout.articleOf[i]];
       best = Math.max(best, scores[i]);
-    });
+    }
     return { passages: layout.passages, scores, best };
   }
 

@@ -1,3 +1,4 @@
+import { tieRanks } from './top-rows';
 import type { Passage } from './types';
 
 /**
@@ -8,12 +9,13 @@ export interface Layout {
   passages: readonly Passage[];
   /** Row -> the number of its article (articles numbered in the same order). */
   articleOf: Int32Array;
+  /** Row -> its place in compareHits' order of ties (article id, then passage order): what topRows breaks ties by. */
+  tieRank: Int32Array;
+  /** Row -> 1 when its passage may reach a customer. */
+  customerFacing: Uint8Array;
   row: Map<string, number>;
   articleNumber: Map<string, number>;
 }
-
-/** The rows of a workspace without articles. */
-export const NO_ROWS: readonly Passage[] = Object.freeze([]);
 
 /** The rows of these articles' passages, in the map's order. */
 export const layOut = (articles: ReadonlyMap<string, readonly Passage[]>): Layout => {
@@ -30,5 +32,15 @@ export const layOut = (articles: ReadonlyMap<string, readonly Passage[]>): Layou
       articleOf.push(n);
     }
   }
-  return { passages, articleOf: Int32Array.from(articleOf), row, articleNumber };
+  return {
+    passages,
+    articleOf: Int32Array.from(articleOf),
+    tieRank: tieRanks(passages),
+    customerFacing: Uint8Array.from(passages, (p) => (p.customerFacing ? 1 : 0)),
+    row,
+    articleNumber,
+  };
 };
+
+/** The rows of a workspace without articles. */
+export const NO_ROWS: Layout = layOut(new Map());

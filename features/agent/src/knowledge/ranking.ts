@@ -12,11 +12,3 @@ export const compareHits = (a: SearchHit, b: SearchHit): number =>
   b.score - a.score ||
   (a.passage.articleId < b.passage.articleId ? -1 : a.passage.articleId > b.passage.articleId ? 1 : 0) ||
   a.passage.index - b.passage.index;
-
-/** Inserts `hit` into `best` (ordered by compareHits) when it ranks among its first `size`. */
-export const keepBest = (best: SearchHit[], hit: SearchHit, size: number): void => {
-  if (best.length === size && compareHits(hit, best[size - 1]) >= 0) return;
-  let i = best.length < size ? best.length : size - 1;
-  for (; i > 0 && compareHits(hit, best[i - 1]) < 0; i--) best[i] = best[i - 1];
-  best[i] = hit;
-};

@@ -1,10 +1,10 @@
 /**
- * The best `size` rows by score, at most `cap` of one article, best first: what keepBest over
- * hit objects chose (ranking.ts), but on row numbers in typed arrays, so that a search makes an
- * object only for the rows it keeps (777 rows: 19 µs with arrays and closures, a few without).
- * Rows are article by article (layout.ts); `articleOf[row]` changes where an article's rows
- * begin. Ties go to the lower `tieRank` (compareHits' order: article id, then passage order).
- * A row scored NaN or -Infinity is left out.
+ * The best `size` rows by score, at most `cap` of one article, best first, on row numbers in
+ * typed arrays, so that a search makes an object only for the rows it keeps (777 rows: 19 µs
+ * with a hit object per row and closures, a few without). Rows are article by article
+ * (layout.ts); `articleOf[row]` changes where an article's rows begin. Ties go to the lower
+ * `tieRank` (compareHits' order: article id, then passage order). A row scored NaN or -Infinity
+ * is left out.
  */
 export const topRows = (scores: Float64Array, articleOf: Int32Array, tieRank: Int32Array, cap: number, wanted: number): number[] => {
   // No more than there are rows (so any size, Infinity too, is an array's length).
@@ -55,11 +55,4 @@ export const tieRanks = (passages: readonly { articleId: string; index: number }
   const rank = new Int32Array(passages.length);
   order.forEach((row, i) => (rank[row] = i));
   return rank;
-};
-
-/** Row -> a number that changes where the next article's rows begin. */
-export const articleStarts = (passages: readonly { articleId: string }[]): Int32Array => {
-  const of = new Int32Array(passages.length);
-  for (let row = 1; row < passages.length; row++) of[row] = of[row - 1] + (passages[row].articleId !== passages[row - 1].articleId ? 1 : 0);
-  return of;
 };

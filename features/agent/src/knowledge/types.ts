@@ -63,7 +63,7 @@ export interface KnowledgeIndexOptions {
 
 /** A query's BM25 scores in a workspace, passage by passage (KnowledgeIndex.lexicalRows). */
 export interface LexicalRows {
-  /** The workspace's passages, article by article (KnowledgeIndex.passageRows). */
+  /** The workspace's passages, article by article (KnowledgeIndex.rows). */
   passages: readonly Passage[];
   /** Each passage's score, in the same order; 0 when it matches nothing or is out of scope. */
   scores: Float64Array;
