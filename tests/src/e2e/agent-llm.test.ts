@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { adminJson } from '../support/service';
-import { tenant } from '../support/workspace';
+import { keyFor, tenant } from '../support/workspace';
 import { serviceFixture } from '../support/fixture';
 
 // The LLM responder behind the real service (LLM_BASE_URL), against a local fake
@@ -108,6 +108,20 @@ t.test('internal articles never reach a prompt, a reply, its sources or its quic
   t.strictSame(found['Refund override playbook'], ['internal_article', false]);
   t.strictSame(found['Refund desk notes'], ['public_article', false]);
   t.strictSame(found['Refund policy'], ['public_article', true]);
+  // A chat client's key (agent:chat, agent:read) searches what a customer may be told: no internal text.
+  const chat = await keyFor(e2e.svc.baseUrl, e2e.dir, e2e.ws.workspaceId, ['--access', 'chat_only']);
+  const chatSearch = await chat.api.post('/agent/search', { query: 'refund override code after 30 days', top_k: 20 });
+  t.equal(chatSearch.status, 200);
+  t.strictSame(
+    chatSearch.body.data.filter((d: any) => d.type !== 'public_article' || !d.is_public),
+    [],
+    'no internal passage',
+  );
+  t.notOk(/OVR-7781|555-0199/.test(JSON.stringify(chatSearch.body)));
+  t.ok(
+    chatSearch.body.data.some((d: any) => d.filename === 'Refund policy'),
+    'the public answer is still found',
+  );
 });
 
 t.test('a reply the offline responder wrote for the model is charged and reported as essential', async (t) => {

@@ -24,6 +24,8 @@ import { type Agent, agentOf } from '../service/agent';
 import { AgentPatchBody, AgentResource, AgentResponseResource, KnowledgeResultResource, toAgent } from './resource';
 
 const TOP_K_DEFAULT = 8;
+/** The scope that reads internal articles directly (GET /knowledge_base/articles), and so sees them in search too. */
+const STAFF_SEARCH_SCOPE = 'knowledge_base:read';
 
 /** Spec 4.3: POST /agent/messages; also the MCP `send_message` tool's arguments. */
 export const turnBody = struct(
@@ -59,10 +61,16 @@ export const runTurn = async (
   return { object: 'agent_response' as const, ...turn };
 };
 
-/** Passages best first; the index has seen every article written before the call. */
-export const searchKnowledge = async (app: Application, agent: Agent, workspaceId: string, body: t.TypeOf<typeof searchBody>) => {
+/**
+ * Passages best first; the index has seen every article written before the call. Internal
+ * (staff-only) passages only for a key that may read the knowledge base itself
+ * (`knowledge_base:read`): a chat client's key (`agent:chat`, `agent:read`) sees what a
+ * customer may be told, never an internal article's text.
+ */
+export const searchKnowledge = async (app: Application, agent: Agent, principal: Principal, body: t.TypeOf<typeof searchBody>) => {
   await agent.knowledge.waitFor(await app.engines.events.head(), app.config.readYourWritesTimeoutMs);
-  const hits = await agent.knowledge.search(workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT);
+  const customerFacing = !principal.scopes.includes(STAFF_SEARCH_SCOPE);
+  const hits = await agent.knowledge.search(principal.workspaceId, body.query, body.top_k ?? TOP_K_DEFAULT, { customerFacing });
   const data = hits.map((h) => ({
     object: 'knowledge_result' as const,
     knowledge_base_id: h.passage.articleId,
@@ -129,9 +137,9 @@ export const agentRoutes = [
     path: '/agent/search',
     tag: 'agent',
     scope: 'agent:read',
-    summary: 'Search the published, AI-enabled knowledge base: passages, best first (unpaginated)',
+    summary: 'Search the published, AI-enabled knowledge base: passages, best first (unpaginated); internal articles only for keys with knowledge_base:read',
     body: searchBody,
     response: { status: 200, codec: searchList, description: 'Matching passages' },
-    handler: async ({ app, principal, body }) => ({ body: await searchKnowledge(app, agentOf(app), principal.workspaceId, body) }),
+    handler: async ({ app, principal, body }) => ({ body: await searchKnowledge(app, agentOf(app), principal, body) }),
   }),
 ];

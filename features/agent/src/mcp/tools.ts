@@ -72,7 +72,7 @@ export const mcpServer = ({ app }: Api, principal: Principal, requestId: string)
   };
 
   tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, agent, principal, requestId, args));
-  tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, agent, principal.workspaceId, args));
+  tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, agent, principal, args));
   tool('get_conversation', TOOLS.get_conversation, 'conversations:read', getArgs, async ({ conversation_id }) => {
     const doc = await conversationsOf(app).reads.require(principal.workspaceId, conversation_id, 'conversation');
     const messages = await conversationsOf(app).messages.find(principal.workspaceId, { where: { conversation_id }, limit: 50 });
