@@ -94,6 +94,10 @@ t.test('the conversation must be an api conversation of this workspace', async (
   const widget = (await e2e.ws.api.post('/conversations', { channel: 'widget' })).body;
   expectError(t, await e2e.ws.api.post('/agent/messages', { message: 'hi', conversation_id: widget.id }), 400, 'validation_error');
   expectError(t, await e2e.ws.api.post('/agent/messages', { message: 'hi', conversation_id: 'conv_01J00000000000000000000000' }), 404, 'not_found');
+  // A malformed id is the schema's 400 naming the field and its form, as in a path; not a 404.
+  const malformed = await e2e.ws.api.post('/agent/messages', { message: 'hi', conversation_id: 'abc' });
+  expectError(t, malformed, 400);
+  t.match(malformed.body.error.details.fields, [{ field: 'conversation_id' }]);
   const other = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Other' });
   await enableAgent(other);
   const mine = (await e2e.ws.api.post('/agent/messages', { message: 'hi' })).body.conversation_id;

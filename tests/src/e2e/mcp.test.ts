@@ -86,6 +86,10 @@ t.test('send_message is one agent turn with the same rules and credits; the conv
   t.match((missing.content as { text: string }[])[0].text, /not_found/);
   const invalid = await mcp.callTool({ name: 'search_knowledge', arguments: { query: '' } });
   t.equal(invalid.isError, true, 'arguments are validated with the REST codecs');
+  const malformed = await mcp.callTool({ name: 'get_conversation', arguments: { conversation_id: 'abc' } });
+  t.equal(malformed.isError, true, 'a malformed conversation id is refused, not looked up');
+  const badCursor = await mcp.callTool({ name: 'list_conversations', arguments: { starting_after: 'garbage' } });
+  t.equal(badCursor.isError, true, 'a mistyped cursor is refused, not the first page again');
   await mcp.close();
 });
 

@@ -13,6 +13,7 @@ import {
   literal,
   NOT_BLANK_SCHEMA,
   nullable,
+  resourceId,
   route,
   str,
   struct,
@@ -27,11 +28,14 @@ const TOP_K_DEFAULT = 8;
 /** The scope that reads internal articles directly (GET /knowledge_base/articles), and so sees them in search too. */
 const STAFF_SEARCH_SCOPE = 'knowledge_base:read';
 
+/** A conversation id in a body or a tool's arguments: a malformed one is a 400 naming the form, as in a path, not a 404. */
+export const CONVERSATION_ID = resourceId('conv_', 'conversation');
+
 /** Spec 4.3: POST /agent/messages; also the MCP `send_message` tool's arguments. */
 export const turnBody = struct(
   { message: withSchema(str({ min: 1, max: 10_000 }), NOT_BLANK_SCHEMA) },
   {
-    conversation_id: str({ min: 1, max: 100, description: 'An api conversation to continue; omitted: a new one' }),
+    conversation_id: withSchema(CONVERSATION_ID, { description: 'An api conversation to continue; omitted: a new one' }),
     customer: customerInput,
     attachments: arrayOf(freeItem('Shape not specified; kept as given (any JSON value but an array)'), { max: 20 }),
   },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, PRIORITIES } from '@support/conversations';
+import { pageParams } from '@support/http';
+import { CONVERSATION_ID } from '../http/routes';
 
 /**
  * What an LLM client reads about the MCP tools: what each is for and when to use it, every
@@ -13,6 +15,9 @@ export const INSTRUCTIONS = [
   'To look something up without answering anyone, call search_knowledge.',
   'get_conversation and list_conversations read conversations and their messages.',
 ].join(' ');
+
+/** The service's form of a conversation id (the REST codec's pattern). */
+const conversationIdArg = z.string().regex(new RegExp(String(CONVERSATION_ID.jsonSchema.pattern)));
 
 const customer = z
   .object({
@@ -56,7 +61,7 @@ export const TOOLS = {
     readOnly: false,
     input: {
       message: z.string().min(1).max(10_000).describe("The customer's message, as they wrote it"),
-      conversation_id: z.string().min(1).max(100).optional().describe('An api conversation to continue (from an earlier send_message); omit to start one'),
+      conversation_id: conversationIdArg.optional().describe('An api conversation to continue (from an earlier send_message); omit to start one'),
       customer: customer.optional(),
     },
     output: {
@@ -102,7 +107,7 @@ export const TOOLS = {
     title: 'Read a conversation',
     description: 'A conversation with its latest messages (newest first, up to 50), as GET /conversations/{id} and its messages.',
     readOnly: true,
-    input: { conversation_id: z.string().min(1).max(100).describe('The conversation id (conv_…)') },
+    input: { conversation_id: conversationIdArg.describe('The conversation id (conv_…)') },
     output: { ...conversation.shape, messages: z.array(message).describe('Newest first, up to 50') },
   },
   list_conversations: {
@@ -111,7 +116,11 @@ export const TOOLS = {
     readOnly: true,
     input: {
       limit: z.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 20)'),
-      starting_after: z.string().min(1).max(128).optional().describe('The last id of the previous page, to get the next one'),
+      starting_after: z
+        .string()
+        .regex(new RegExp(String(pageParams.starting_after.jsonSchema.pattern)))
+        .optional()
+        .describe('The last id of the previous page, to get the next one'),
       status: z.enum(['open', 'closed']).optional(),
       channel: z.enum(CHANNELS).optional(),
       customer_id: z.string().max(100).optional().describe("Only this customer's conversations (cus_…)"),

@@ -6,23 +6,24 @@ import type { z } from 'zod';
 import type { Principal } from '@support/application';
 import { CHANNELS, conversationsOf, toConversation, toMessage } from '@support/conversations';
 import type { Scope } from '@support/domain';
-import { API_VERSION, describeErrors, int, listBody, oneOf, str, struct, toApiError, type Api } from '@support/http';
+import { API_VERSION, describeErrors, int, listBody, oneOf, pageParams, str, struct, toApiError, type Api } from '@support/http';
 import { agentOf } from '../service/agent';
-import { runTurn, searchBody, searchKnowledge, turnBody } from '../http/routes';
+import { CONVERSATION_ID, runTurn, searchBody, searchKnowledge, turnBody } from '../http/routes';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
 
 const listArgs = struct(
   {},
   {
     limit: int({ min: 1, max: 100 }),
-    starting_after: str({ min: 1, max: 128 }),
+    // As REST: a mistyped cursor is refused, never the first page again.
+    starting_after: pageParams.starting_after,
     status: oneOf(['open', 'closed'] as const),
     channel: oneOf(CHANNELS),
     customer_id: str({ max: 100 }),
   },
   { title: 'list_conversations' },
 );
-const getArgs = struct({ conversation_id: str({ min: 1, max: 100 }) }, {}, { title: 'get_conversation' });
+const getArgs = struct({ conversation_id: CONVERSATION_ID }, {}, { title: 'get_conversation' });
 
 const text = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
