@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import t from 'tap';
 import { client } from '../support/client';
-import { adminJson, removeDir, startService, tempDir } from '../support/service';
+import { adminJson, removeDir, ROOT, startService, tempDir } from '../support/service';
 import { until } from '../support/wait';
 import { tenant } from '../support/workspace';
 
@@ -52,4 +53,42 @@ t.test('the admin CLI writes while the service runs, and the service sees it', a
   const api = client(svc.baseUrl, key.key);
   await until(async () => (await api.get('/me')).status === 200, 10_000, 50, 'the new key accepted');
   t.equal((await api.get('/me')).body.workspace.id, ws.id);
+});
+
+t.test('SIGTERM to `npm start` stops the service it started (no orphan keeps the data directory)', async (t) => {
+  const dir = tempDir();
+  t.teardown(() => removeDir(dir));
+  // npm runs the script through a shell: unless the shell hands its process over to node, the
+  // signal stops npm and the shell and leaves the service running, its files still open.
+  const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
+  const child = spawn(npm[0] as string, [...(npm[1] as string[]), 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  await until(async () => /listening on (http:\/\/[^\s"]+)/.test(output), 60_000);
+  const baseUrl = /listening on (http:\/\/[^\s"]+)/.exec(output)![1];
+  // The service's own pid (its instance id is host:pid), so a failing run leaves no orphan behind.
+  const pid = Number(/"instance":"[^"]*:(\d+)"/.exec(output)?.[1]);
+  t.teardown(() => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone, as it should be
+    }
+  });
+  t.equal((await fetch(`${baseUrl.replace(/\/v1$/, '')}/healthz`)).status, 200);
+  child.kill('SIGTERM');
+  await exited;
+  const gone = async () =>
+    fetch(`${baseUrl.replace(/\/v1$/, '')}/healthz`).then(
+      () => false,
+      () => true,
+    );
+  await until(gone, 15_000);
+  t.match(output, /"msg":"stopped"/, 'the service shut down cleanly');
 });
