@@ -38,3 +38,51 @@ export const installCopy = (from: string, dataDir: string, name: string): void =
   for (const stale of [`${target}-wal`, `${target}-shm`]) rmSync(stale, { force: true });
   renameSync(`${target}.restoring`, target);
 };
+
+/** The last position (sequence number) of a copied log; 0 when it is empty. */
+export const logHeadOfCopy = (dir: string): bigint => {
+  const db = open(join(dir, EMBEDDED_FILES.events));
+  try {
+    return BigInt((db.prepare('SELECT coalesce(max(seq), 0) AS head FROM events').get() as { head: number }).head);
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * The consumers whose checkpoints in a copied read store lie beyond `head`: a read store and a
+ * log from different backups. Restored together, those consumers would wait for positions the
+ * log reaches only with other events, and skip those events for good.
+ */
+export const checkpointsBeyond = (dir: string, head: bigint): string[] => {
+  const db = open(join(dir, EMBEDDED_FILES.reads));
+  try {
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
+    if (!hasTable) return [];
+    const rows = db.prepare('SELECT name, value FROM checkpoints').all() as { name: string; value: string }[];
+    // Only values that are log positions ("123" or "123/456"); other checkpoints are not positions.
+    return rows.filter((r) => /^\d+(\/\d+)?$/.test(r.value) && BigInt(r.value.split('/')[0]) > head).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * Whether another process has the file open (the service, a backup): SQLite refuses an
+ * exclusive lock while any other connection holds it, even an idle one in WAL mode.
+ */
+export const fileInUse = (file: string): boolean => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const db = new (require('better-sqlite3') as typeof BetterSqlite3)(file, { fileMustExist: true, timeout: 0 });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('ROLLBACK');
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw err;
+  } finally {
+    db.close();
+  }
+};

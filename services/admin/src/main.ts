@@ -1,11 +1,13 @@
-import { Application, DomainFailure, jsonLogger, loadConfigOrExit } from '@support/application';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Application, DomainFailure, EMBEDDED_FILES, jsonLogger, loadConfigOrExit } from '@support/application';
 import { adminLogLevel, output, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
 import { projectionsCommand } from './commands/projections';
 import { workspaceCommand } from './commands/workspace';
-import { backupCommand, restoreCommand } from './commands/backup';
+import { backupCommand, backupTarget, restoreCommand } from './commands/backup';
 import { CATALOG } from '@support/catalog';
 
 const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
@@ -32,6 +34,9 @@ const COMMANDS = {
   backup: backupCommand,
 };
 
+/** Commands that only read an existing log (the others may start a new one: the first workspace). */
+const READS_THE_LOG = new Set(['backup', 'events', 'projections']);
+
 const main = async (argv: string[]): Promise<number> => {
   const [group, ...rest] = argv;
   const command = COMMANDS[group as keyof typeof COMMANDS];
@@ -44,8 +49,19 @@ const main = async (argv: string[]): Promise<number> => {
   const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.
   const log = jsonLogger(adminLogLevel(), { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
-  const app = new Application({ catalog: CATALOG, config, log, projector: false });
+  let app: Application | null = null;
   try {
+    if (group === 'backup') backupTarget(rest);
+    // Reading a log that is not there would make an empty one (a mistyped DATA_DIR backed up as
+    // "0 events"): a backup needs the log, a command that reads one needs the folder at least.
+    const dataDir = resolve(config.dataDir);
+    const needed = group === 'backup' ? join(dataDir, EMBEDDED_FILES.events) : dataDir;
+    if (READS_THE_LOG.has(group) && !config.eventstoreUrl && !existsSync(needed))
+      throw new DomainFailure({
+        kind: 'not_found',
+        message: `${needed} does not exist: DATA_DIR holds no log to ${group === 'backup' ? 'back up' : 'read'} (is DATA_DIR right?)`,
+      });
+    app = new Application({ catalog: CATALOG, config, log, projector: false });
     await command(app, output(rest.includes('--json')), rest);
     return 0;
   } catch (err) {
@@ -60,7 +76,7 @@ const main = async (argv: string[]): Promise<number> => {
     process.stderr.write(`error: ${err instanceof Error ? err.stack : String(err)}\n`);
     return 1;
   } finally {
-    await app.stop();
+    await app?.stop();
   }
 };
 

@@ -1,4 +1,4 @@
-import { closeSync, cpSync, existsSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { admin, adminJson, readStoreOnMongo, removeDir, startService, tempDir, type Service } from '../support/service';
@@ -52,6 +52,11 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   );
   t.ok(Object.keys(during).length > 0, `${Object.keys(during).length} writes acknowledged while it ran`);
   t.strictSame(readdirSync(to).sort(), ['backup.json', 'events.sqlite', 'readstore.sqlite']);
+  t.strictSame(
+    [to, ...readdirSync(to).map((f) => join(to, f))].map((f) => (statSync(f).mode & 0o777).toString(8)),
+    ['700', '600', '600', '600'],
+    'readable by its owner only: it holds customers, signing secrets and tokens',
+  );
   const refused = await admin(dir, 'backup', '--to', to);
   t.strictSame([refused.code, /not empty/.test(refused.stderr)], [2, true], 'never into a folder that holds something');
 
@@ -69,7 +74,7 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   closeSync(fd);
   const bad = await admin(dir, 'restore', '--from', damaged);
   t.equal(bad.code, 1, 'a damaged backup fails');
-  t.match(bad.stderr, /integrity check|holds \d+ events|malformed|not a database/);
+  t.match(bad.stderr, /sha256|integrity check|holds \d+ events|malformed|not a database/);
   t.notOk(existsSync(join(dir, 'events.sqlite')), 'and nothing was restored');
 
   const restored = await adminJson<{ events: number }>(dir, 'restore', '--from', to);
@@ -130,4 +135,61 @@ t.test('backup and restore refuse what they cannot do, with the usage', async (t
   );
   const tampered = await admin(dir, 'restore', '--from', dir);
   t.strictSame([tampered.code, /must name exactly events\.sqlite and readstore\.sqlite/.test(tampered.stderr)], [1, true]);
+});
+
+t.test('restore refuses a live data folder, files not of the backup, a newer version; backup refuses a missing log', { skip }, async (t) => {
+  const dir = tempDir('backup-live-');
+  const backups = tempDir('backup-live-to-');
+  let svc: Service | null = await startService(dir);
+  t.teardown(async () => {
+    await svc?.stop();
+    removeDir(dir);
+    removeDir(backups);
+  });
+  const ws = await tenant(svc.baseUrl, dir);
+  const early = join(backups, 'early');
+  await adminJson(dir, 'backup', '--to', early);
+  for (let i = 0; i < 30; i++) t.equal((await ws.api.post('/customers', { email: `later-${i}@example.com` })).status, 201);
+  const later = join(backups, 'later');
+  await adminJson(dir, 'backup', '--to', later);
+
+  // Onto the running service: its open files would be replaced under it, and what it writes next lost.
+  const live = await admin(dir, 'restore', '--from', early, '--replace');
+  t.strictSame([live.code, /open in another process/.test(live.stderr)], [1, true], `refused while the service runs: ${live.stderr}`);
+  const kept = await ws.api.post('/customers', { email: 'after-refusal@example.com' });
+  t.equal(kept.status, 201);
+  await svc.stop();
+  svc = await startService(dir);
+  t.equal((await client(svc.baseUrl, ws.key).get(`/customers/${kept.body.id}`)).status, 200, 'nothing was replaced: the write is still there');
+  await svc.stop();
+  svc = null;
+
+  // A read store from another backup, in place of this one's.
+  const mixed = join(backups, 'mixed');
+  cpSync(early, mixed, { recursive: true });
+  cpSync(join(later, 'readstore.sqlite'), join(mixed, 'readstore.sqlite'));
+  const swapped = await admin(dir, 'restore', '--from', mixed, '--replace');
+  t.strictSame([swapped.code, /readstore\.sqlite .*(bytes|sha256)/.test(swapped.stderr)], [1, true], `a swapped file is refused: ${swapped.stderr}`);
+  // The same, in a backup made before manifests held checksums, its size edited to match: the
+  // read store's checkpoints lie beyond the log.
+  const manifestOf = (d: string) => JSON.parse(readFileSync(join(d, 'backup.json'), 'utf8'));
+  const old = manifestOf(mixed);
+  old.files = old.files.map((f: { name: string; bytes: number }) => ({ name: f.name, bytes: statSync(join(mixed, f.name)).size }));
+  writeFileSync(join(mixed, 'backup.json'), JSON.stringify(old));
+  const behind = await admin(dir, 'restore', '--from', mixed, '--replace');
+  t.strictSame([behind.code, /checkpoints .* lie beyond its log/.test(behind.stderr)], [1, true], `a log behind its read store is refused: ${behind.stderr}`);
+
+  const newer = join(backups, 'newer');
+  cpSync(early, newer, { recursive: true });
+  writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(early), api_version: '9.0.0' }));
+  const future = await admin(dir, 'restore', '--from', newer, '--replace');
+  t.strictSame([future.code, /made by version 9\.0\.0, newer than this one/.test(future.stderr)], [1, true], future.stderr);
+  t.equal((await admin(dir, 'restore', '--from', later, '--replace')).code, 0, 'the real backup still restores');
+
+  // A mistyped DATA_DIR: no empty log is made and backed up as if it were the data.
+  const missing = join(backups, 'no-such-data');
+  const none = await admin(missing, 'backup', '--to', join(backups, 'of-nothing'));
+  t.strictSame([none.code, /holds no log to back up/.test(none.stderr)], [1, true], none.stderr);
+  t.notOk(existsSync(missing), 'the mistyped folder is not created');
+  t.notOk(existsSync(join(backups, 'of-nothing')), 'nor a backup of nothing');
 });

@@ -1,6 +1,17 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Application, type Config, eventsInCopy, EMBEDDED_FILES, installCopy, integrityOf } from '@support/application';
+import {
+  type Application,
+  checkpointsBeyond,
+  type Config,
+  eventsInCopy,
+  EMBEDDED_FILES,
+  fileInUse,
+  installCopy,
+  integrityOf,
+  logHeadOfCopy,
+} from '@support/application';
 import { formatPosition } from '@support/eventstore';
 import { API_VERSION } from '@support/http';
 import { flags, type Output, required, UsageError } from '../cli';
@@ -11,35 +22,50 @@ interface Manifest {
   format: 1;
   api_version: string;
   created_at: string;
-  files: { name: string; bytes: number }[];
+  /** `sha256` since 2026-11-27: older backups are checked by size alone. */
+  files: { name: string; bytes: number; sha256?: string }[];
   events: number;
 }
+
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Semantic versions compared: negative when a is older than b. */
+const compareVersions = (a: string, b: string): number => {
+  const [x, y] = [a, b].map((v) => v.split('.').map((n) => Number.parseInt(n, 10) || 0));
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+};
+
+/** The folder `backup --to DIR` names (a usage error without one, before anything is opened). */
+export const backupTarget = (args: string[]): string => resolve(required(flags(args, { to: 'string' }), 'to'));
 
 /**
  * `admin backup --to DIR`: the embedded default's read store, then its log, copied consistently
  * while the service runs and writes (docs/operating/backup.md). DIR must be new or empty.
  */
 export const backupCommand = async (app: Application, out: Output, args: string[]) => {
-  const v = flags(args, { to: 'string' });
-  const dir = resolve(required(v, 'to'));
+  const dir = backupTarget(args);
   const snapshot = app.engines.snapshot;
   if (!snapshot)
     throw new UsageError(
       `backup copies the embedded default (SQLite in $DATA_DIR); this process runs ${app.engines.describe.events} and ${app.engines.describe.reads}: back them up with their own tools (docs/operating/backup.md)`,
     );
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`--to ${dir} is not empty: back up into a new folder`);
-  mkdirSync(dir, { recursive: true });
+  // Owner only: a backup holds customers' data, webhook signing secrets and channel tokens.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   const started = Date.now();
   const files = await snapshot(dir, (file) => out.progress(`copying ${file}…`));
+  for (const name of files) chmodSync(join(dir, name), 0o600);
   const head = await app.engines.events.head();
   const manifest: Manifest = {
     format: 1,
     api_version: API_VERSION,
     created_at: new Date(started).toISOString(),
-    files: files.map((name) => ({ name, bytes: statSync(join(dir, name)).size })),
+    files: files.map((name) => ({ name, bytes: statSync(join(dir, name)).size, sha256: sha256Of(join(dir, name)) })),
     events: eventsInCopy(dir),
   };
-  writeFileSync(join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
   out.result({ to: dir, ...manifest, log_head_after: formatPosition(head), took_ms: Date.now() - started });
 };
 
@@ -66,18 +92,39 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
   const expected = Object.values(EMBEDDED_FILES).sort();
   if (JSON.stringify(names) !== JSON.stringify(expected))
     throw new Error(`${manifestFile} must name exactly ${expected.join(' and ')} (it names ${names.join(', ') || 'nothing'})`);
+  // A newer version may have written event types or versions this one cannot read.
+  if (typeof manifest.api_version !== 'string' || compareVersions(manifest.api_version, API_VERSION) > 0)
+    throw new Error(
+      `${from} was made by version ${String(manifest.api_version)}, newer than this one (${API_VERSION}): restore it with that version or a later one`,
+    );
   const started = Date.now();
-  for (const { name } of manifest.files) {
+  for (const { name, bytes, sha256 } of manifest.files) {
     out.progress(`checking ${name}…`);
-    const verdict = integrityOf(join(from, name));
+    const file = join(from, name);
+    if (!existsSync(file)) throw new Error(`${from} lacks ${name}, which its manifest names`);
+    // The files the backup wrote, not others put in their place (a read store from another backup).
+    const size = statSync(file).size;
+    if (size !== bytes) throw new Error(`${name} in ${from} holds ${size} bytes, its manifest says ${bytes}: not the file this backup wrote`);
+    if (sha256 !== undefined && sha256Of(file) !== sha256)
+      throw new Error(`${name} in ${from} does not match its manifest's sha256: not the file this backup wrote`);
+    const verdict = integrityOf(file);
     if (verdict !== 'ok') throw new Error(`${name} in ${from} fails SQLite's integrity check: ${verdict}`);
   }
   const events = eventsInCopy(from);
   if (events !== manifest.events) throw new Error(`${from}: the log holds ${events} events, its manifest says ${manifest.events}`);
+  const ahead = checkpointsBeyond(from, logHeadOfCopy(from));
+  if (ahead.length > 0)
+    throw new Error(`${from}: the read store's checkpoints (${ahead.join(', ')}) lie beyond its log: the two files come from different backups`);
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
   if (existsSync(join(dataDir, EMBEDDED_FILES.events)) && v.replace !== true)
     throw new UsageError(`${dataDir} already holds a log (${EMBEDDED_FILES.events}): stop the service and pass --replace to overwrite it`);
+  // Replacing files a running process holds open loses everything it writes after: it goes on writing to the deleted files.
+  for (const name of Object.values(EMBEDDED_FILES)) {
+    const target = join(dataDir, name);
+    if (existsSync(target) && fileInUse(target))
+      throw new Error(`${target} is open in another process (the service, or a backup): stop it first; nothing was restored`);
+  }
   for (const { name } of manifest.files) {
     out.progress(`restoring ${name}…`);
     installCopy(from, dataDir, name);
