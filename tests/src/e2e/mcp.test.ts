@@ -133,6 +133,13 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
   t.equal(raw.status, 200);
   t.equal(raw.headers.get('ratelimit-limit'), String(20 * 100), 'chat tier');
   t.match(raw.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'support-platform' } } });
+  // A batch would run many tool calls (agent turns) for one request of the chat rate limit.
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'refund' } } });
+  const batch = await e2e.ws.api.post('/mcp', [call(1), call(2)], { Accept: 'application/json, text/event-stream' });
+  t.equal(batch.status, 400, 'a batch of several messages is refused');
+  t.match(batch.body, { success: false, error: { message: /batches are not accepted/ } });
+  const one = await e2e.ws.api.post('/mcp', [call(3)], { Accept: 'application/json, text/event-stream' });
+  t.equal(one.status, 200, 'a batch of one is one message');
   // Many clients at once: each request gets its own server, so ids never mix.
   const calls = await Promise.all(
     Array.from({ length: 8 }, async (_, i) => {
@@ -156,7 +163,7 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
   const body = op.requestBody.content['application/json'].schema;
   t.strictSame(body.anyOf, [
     { $ref: '#/components/schemas/JsonRpcMessage' },
-    { type: 'array', items: { $ref: '#/components/schemas/JsonRpcMessage' }, maxItems: 100, description: 'A batch of messages' },
+    { type: 'array', items: { $ref: '#/components/schemas/JsonRpcMessage' }, maxItems: 1, description: 'A batch of messages: one at most' },
   ]);
   const message = doc.components.schemas.JsonRpcMessage;
   t.strictSame(
@@ -192,22 +199,8 @@ t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC
   const notification = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, both);
   t.equal(notification.status, 202);
   t.equal(notification.text, '');
-  const batch = await e2e.ws.api.post(
-    '/mcp',
-    [
-      { jsonrpc: '2.0', id: 1, method: 'ping' },
-      { jsonrpc: '2.0', id: 2, method: 'ping' },
-    ],
-    both,
-  );
-  t.strictSame(
-    batch.body,
-    [
-      { result: {}, jsonrpc: '2.0', id: 1 },
-      { result: {}, jsonrpc: '2.0', id: 2 },
-    ],
-    'a batch is answered by an array',
-  );
+  const batch = await e2e.ws.api.post('/mcp', [{ jsonrpc: '2.0', id: 1, method: 'ping' }], both);
+  t.strictSame(batch.body, { result: {}, jsonrpc: '2.0', id: 1 }, 'a batch of one is answered as its one message (the SDK)');
   const version = await e2e.ws.api.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...both, 'Mcp-Protocol-Version': '1999-01-01' });
   t.equal(version.status, 400);
   t.match(version.body, { jsonrpc: '2.0', error: { code: -32000, message: /Unsupported protocol version/ }, id: null });

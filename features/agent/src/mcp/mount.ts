@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type {} from 'koa-bodyparser';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requirePrincipal, type Api } from '@support/http';
+import { ApiError, requirePrincipal, type Api } from '@support/http';
 import { mcpServer } from './tools';
 
 /**
@@ -13,6 +13,11 @@ import { mcpServer } from './tools';
 export const mountMcp = (router: Router, api: Api) => {
   router.post('/mcp', async (ctx) => {
     const principal = requirePrincipal(ctx, { scope: null });
+    // One message a request: the chat rate limit counts requests, and a JSON-RPC batch of 100
+    // tool calls would be 100 turns for one (MCP's 2025-06-18 revision dropped batches).
+    const body: unknown = ctx.request.body;
+    if (Array.isArray(body) && body.length > 1)
+      throw new ApiError(400, `JSON-RPC batches are not accepted on /mcp (this one holds ${body.length} messages): send one message a request`);
     const server = mcpServer(api, principal, ctx.state.requestId as string);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;

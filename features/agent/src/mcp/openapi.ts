@@ -35,8 +35,8 @@ const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
   return rest;
 };
 
-/** The SDK's transport refuses a batch of more messages (webStandardStreamableHttp, MAX_BATCH_SIZE). */
-const MAX_BATCH = 100;
+/** A batch of more messages is refused before the SDK sees it (mount.ts: each counts against the chat rate limit as one request). */
+const MAX_BATCH = 1;
 
 /** components.schemas of the document that /mcp names. */
 export const mcpOpenApiSchemas = (): Record<string, JsonSchema> => ({
@@ -50,7 +50,7 @@ export const mcpOpenApiSchemas = (): Record<string, JsonSchema> => ({
 const oneOrBatch = (name: string, what: string) => ({
   anyOf: [
     { $ref: `#/components/schemas/${name}` },
-    { type: 'array', items: { $ref: `#/components/schemas/${name}` }, maxItems: MAX_BATCH, description: `A batch of ${what}` },
+    { type: 'array', items: { $ref: `#/components/schemas/${name}` }, maxItems: MAX_BATCH, description: `A batch of ${what}: one at most` },
   ],
 });
 
@@ -106,7 +106,10 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
       ],
       requestBody: {
         required: true,
-        content: json({ ...oneOrBatch('JsonRpcMessage', 'messages'), description: 'A JSON-RPC 2.0 message, or a batch of them' }),
+        content: json({
+          ...oneOrBatch('JsonRpcMessage', 'messages'),
+          description: 'A JSON-RPC 2.0 message (a batch of several is refused: one message a request)',
+        }),
       },
       responses: {
         '200': {
@@ -117,7 +120,7 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
         '202': { description: 'Only notifications or responses were sent: accepted, no body', headers: RATE_LIMIT_HEADERS },
         '400': {
           description:
-            'A body that is not JSON or not UTF-8 (the error envelope); not a JSON-RPC message, a batch over 100, or an unsupported Mcp-Protocol-Version (a JSON-RPC error)',
+            'A body that is not JSON or not UTF-8, or a batch of several messages (the error envelope); not a JSON-RPC message, or an unsupported Mcp-Protocol-Version (a JSON-RPC error)',
           headers: RATE_LIMIT_HEADERS,
           content: json({ anyOf: [envelope, transportError] }),
         },
