@@ -69,7 +69,10 @@ export class WebhookEndpoints {
       enabled_events: input.enabled_events,
       secret,
     });
-    return { id, secret, position: outcome.position, replayed: outcome.replayed ?? false };
+    // The same request may have raced itself to the append (a client's retries at once): the
+    // one that lost made a secret nothing stored, so it must show the stored one (null here).
+    const replayed = outcome.replayed ?? false;
+    return { id, secret: replayed ? null : secret, position: outcome.position, replayed };
   }
 
   async update(ctx: Ctx, id: string, changes: WebhookEndpointChanges) {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { workspacesOf } from '@support/workspaces';
 import t, { type Test } from 'tap';
 import { Application, loadConfig, openEngines, silentLogger } from '@support/application';
-import { endpointsOf } from '@support/webhook-endpoints';
+import { endpointsOf, webhookEndpointsOf } from '@support/webhook-endpoints';
 import { createHttpApp } from '@support/api';
 import type { ReadStore } from '@support/readstore';
 import { client, type Client } from '../support/client';
@@ -144,6 +144,21 @@ t.test('a read-back that fails: 503, never 500; the retry answers the resource; 
     tries.map(() => [201, tries[0].body.id]),
   );
   t.equal((await created(dir, 'message.created')).length, 1, 'one message for five tries at once');
+
+  // One create decided twice at once (both found no prior write, then one append won): the one
+  // that lost made a signing secret nothing stored, and must not show it.
+  const workspaceId = String((await api.get('/me')).body.workspace.id);
+  const ctx = { workspaceId, actor: 'test', requestId: null, idempotencyKey: 'race-1', ids: { next: (p: string) => `${p}01KRACE0000000000000000001` } };
+  const raced = () => webhookEndpointsOf(svc.app).create(ctx, { url: 'https://127.0.0.1/raced', enabled_events: ['*'] });
+  const [a, b] = await Promise.all([raced(), raced()]);
+  t.strictSame(
+    [a, b].map((r) => r.replayed),
+    [false, true],
+    'the second found the first in the stream',
+  );
+  t.equal(b.secret, null, 'the loser shows no secret of its own: the route shows the stored one');
+  await svc.app.settle(b.position);
+  t.equal(a.secret, (await svc.app.engines.reads.collection({ name: 'webhook_endpoints' }).get(a.id))?.secret, 'the winner shows the one in force');
 });
 
 t.test('the api killed between the append and the answer: the retry answers the saved resource at once', async (t) => {
