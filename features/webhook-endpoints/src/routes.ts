@@ -41,8 +41,9 @@ const url = str({
   min: 1,
   max: 2048,
   format: 'uri',
-  pattern: /^https:\/\//,
-  patternMessage: 'must be an https:// URL',
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+  pattern: /^https:\/\/[^\u0000-\u001f\u007f]*$/,
+  patternMessage: 'must be an https:// URL (no control characters)',
   description: 'HTTPS; its host must resolve, and not to an internal, loopback or metadata address (else 400 `url refused: …`)',
 });
 /**

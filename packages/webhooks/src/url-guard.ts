@@ -155,6 +155,10 @@ export type UrlForm = { ok: true; url: URL; /** hostname without [] and a traili
 
 /** The checks that need no DNS: shape, scheme, credentials, forbidden names. */
 export function checkUrlForm(url: string, options: Pick<GuardOptions, 'allowPrivateNetworks'>): UrlForm {
+  // The URL parser drops tabs and line breaks, so what is stored, shown and mailed to the owner
+  // would not be what is dialled (and a CR/LF would put the caller's text into that mail).
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+  if (/[\u0000-\u001f\u007f]/.test(url)) return { ok: false, reason: 'url must not contain control characters (tabs, line breaks)' };
   let parsed: URL;
   try {
     parsed = new URL(url);

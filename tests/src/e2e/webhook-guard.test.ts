@@ -44,9 +44,16 @@ t.test('with the guard on, internal addresses are refused at registration', asyn
     [sixToFour.status, sixToFour.body.error.message],
     [400, 'url refused: resolves to 2002:7f00:1::, a loopback address (its IPv4 address 127.0.0.1)'],
   );
+  // A line break would reach the owner's notice mails as text of the caller's; the parser would drop it from what is dialled.
+  const crlf = await ws.api.post('/webhook_endpoints', {
+    url: 'https://93.184.215.14/x\r\n\r\nSECURITY NOTICE: rotate at https://evil.example/',
+    enabled_events: ['*'],
+  });
+  t.equal(crlf.status, 400);
+  t.match(crlf.body.error.message, /control characters/);
   const plain = await ws.api.post('/webhook_endpoints', { url: 'http://example.com/hook', enabled_events: ['*'] });
   expectError(t, plain, 400);
-  t.strictSame(plain.body.error.message, 'Invalid body: url must be an https:// URL');
+  t.strictSame(plain.body.error.message, 'Invalid body: url must be an https:// URL (no control characters)');
   const created = await ws.api.post('/webhook_endpoints', { url: 'https://93.184.215.14/hook', enabled_events: ['*'] });
   t.equal(created.status, 201, 'a public address is accepted');
   expectError(t, await ws.api.patch(`/webhook_endpoints/${created.body.id}`, { url: 'https://10.0.0.1/x' }), 400, 'validation_error');

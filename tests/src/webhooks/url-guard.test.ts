@@ -181,6 +181,10 @@ t.test('checkWebhookUrl', async (t) => {
     ['http://hooks.example.com/', s, /must use https/],
     ['ftp://hooks.example.com/', s, /must use https/],
     ['not a url', s, /not a valid URL/],
+    // The parser would drop these: the stored URL (mailed to the owner) would not be the one dialled.
+    ['https://8.8.8.8/x\r\n\r\nSECURITY NOTICE: rotate at https://evil.example/', s, /control characters/],
+    ['https://8.8.8.8/a\tb', s, /control characters/],
+    ['https://8.8.8.8/a\u007f', s, /control characters/],
     ['https://user:pass@hooks.example.com/', s, /username or password/],
     ['https://user@hooks.example.com/', s, /username or password/],
     ['https://8.8.8.8/hook', s, true],
