@@ -213,6 +213,12 @@ t.test('re-import updates: changed fields visible; ticket.updated + ticket.resol
     changes: { status: 'resolved', priority: 'low', summary: 'New client config', resolved_at: ticket.resolved_at },
   });
   t.strictSame(after.slice(before)[1].data, { id: GIVEN.ticket, resolved_at: ticket.resolved_at });
+  // The audit print names the channel's changed settings, never their values (tokens, passwords).
+  t.strictSame(after.slice(before)[3].data, {
+    id: GIVEN.channel,
+    changes: { status: 'error', last_error_message: 'auth failed', config: { smtp_password: '[redacted]' } },
+  });
+  t.notOk(JSON.stringify(after).includes('rotated'), 'no setting value in the print');
 
   const resolvedAgain = await importJson(e2e.ws.workspaceId, {
     tickets: [{ id: GIVEN.ticket, subject: 'VPN drops every hour', status: 'resolved', description: 'Edited' }],

@@ -2,9 +2,24 @@ import type { Application } from '@support/application';
 import { formatPosition, parsePosition, START } from '@support/eventstore';
 import { flags, Output, UsageError } from '../cli';
 
-/** Webhook signing secrets are in the log (the dispatcher signs with them) but not in an audit print. */
-const redact = (data: unknown) =>
-  data && typeof data === 'object' && 'secret' in data ? { ...(data as Record<string, unknown>), secret: '[redacted]' } : data;
+const REDACTED = '[redacted]';
+
+/**
+ * Secrets are in the log (the dispatcher signs with webhook secrets; channels keep their tokens
+ * in `config`) but not in an audit print: a `secret` is hidden whole, a `config`'s settings each
+ * by value (their names show what changed), in an event's data and in its `changes`.
+ */
+const redact = (data: unknown): unknown => {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  return Object.fromEntries(
+    Object.entries(data).map(([field, value]) => {
+      if (field === 'secret') return [field, REDACTED];
+      if (field === 'config' && value && typeof value === 'object')
+        return [field, Object.fromEntries(Object.keys(value as object).map((name) => [name, REDACTED]))];
+      return [field, field === 'changes' ? redact(value) : value];
+    }),
+  );
+};
 
 /** Audit print of history: one JSON line per event, oldest first, streamed. */
 export const eventsCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
