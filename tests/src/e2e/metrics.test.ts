@@ -62,6 +62,7 @@ t.test('traffic moves its series: requests, appends, consumers, webhook attempts
   t.ok(moved('support_consumer_events_total', { consumer: 'projector' }) >= 3, 'the projector handled the events');
   t.ok(moved('support_consumer_position', { consumer: 'projector' }) > 0, 'and moved on');
   t.equal(after.value('support_consumer_up', { consumer: 'projector' }), 1);
+  t.equal(after.value('support_instance_info', { role: 'standalone' }), 1, 'the process says what it is (the lease alerts leave the embedded default alone)');
   t.equal(after.value('support_projection_set_aside_events', { consumer: 'projector' }), 0);
   t.equal(moved('support_webhook_attempts_total', { outcome: 'succeeded' }), 1, 'the delivery');
   t.equal(moved('support_webhook_attempts_total', { outcome: 'gone' }), 1, 'the 410');

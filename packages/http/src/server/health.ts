@@ -24,7 +24,7 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
  *   process is further behind the log than READY_MAX_LAG_MS, else 503 saying which.
  */
 export const healthEndpoints = (app: Application, probes: Probes, role: string): Middleware => {
-  registerProbeMetrics(app, probes);
+  registerProbeMetrics(app, probes, role);
   const answer = async (ctx: Context) => {
     if (ctx.path === '/metrics') {
       const { contentType, text } = await app.metrics.scrape();

@@ -7,10 +7,19 @@ export const LAG_EVENTS_CAP = 1000;
 
 /**
  * The series GET /metrics takes from the process's probes at each scrape: each consumer's
- * position, lag (seconds and events), failures and set-aside events, and the leases held.
+ * position, lag (seconds and events), failures and set-aside events, the leases held, and its role.
  */
-export const registerProbeMetrics = (app: Application, probes: Probes): void => {
+export const registerProbeMetrics = (app: Application, probes: Probes, role: string): void => {
   const m = app.metrics;
+  // Which process this is: lets a rule tell a scale-out (where a relay must hold its lease) from the embedded default (which runs none).
+  m.gauge(
+    'support_instance_info',
+    'Always 1; `role` is the process: standalone (the embedded default), api, projector, relay, dispatcher, sla-monitor',
+    ['role'],
+    (g) => {
+      g.set({ role }, 1);
+    },
+  );
   const consumers = () => probes.consumers();
   m.gauge('support_consumer_up', '1 while the consumer runs, 0 while it retries after an error or is stopped', ['consumer'], (g) => {
     g.reset();
