@@ -63,7 +63,7 @@ t.test('SIGTERM to `npm start` stops the service it started (no orphan keeps the
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   const child = spawn(npm[0] as string, [...(npm[1] as string[]), 'start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' },
+    env: { ...process.env, PORT: '0', HOST: '0.0.0.0', DATA_DIR: dir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((r) => child.once('exit', r));
@@ -82,6 +82,7 @@ t.test('SIGTERM to `npm start` stops the service it started (no orphan keeps the
     }
   });
   t.equal((await fetch(`${baseUrl.replace(/\/v1$/, '')}/healthz`)).status, 200);
+  t.match(output, /"bound":"0\.0\.0\.0:\d+"/, 'the start-up line says it listens on every interface, not only the URL it gives');
   child.kill('SIGTERM');
   await exited;
   const gone = async () =>

@@ -113,7 +113,14 @@ export const runUntilSignal = async (app: Application, options: ServeOptions): P
     await app.stop().catch(() => undefined);
     process.exit(1);
   }
-  (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, { engines: app.engines.describe, role: options.role, instance: app.config.instanceId });
+  // The URL is one to reach it from this machine; `bound` is where it listens (0.0.0.0: every interface).
+  const address = running.server.address() as AddressInfo;
+  (app.log.announce ?? app.log.info)(`listening on ${running.baseUrl}`, {
+    bound: `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    engines: app.engines.describe,
+    role: options.role,
+    instance: app.config.instanceId,
+  });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });
     running
