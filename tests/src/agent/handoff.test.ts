@@ -10,6 +10,13 @@ t.test('a customer asking for a person, in several languages; a question about p
     ['¿Puedo hablar con una persona?', true],
     ['Ich möchte mit einem Menschen sprechen', true],
     ['Je veux parler à un conseiller', true],
+    ['This is a disgrace, I want a manager NOW, my refund is late', true],
+    ['Put me through to your supervisor.', true],
+    ['I need a human', true],
+    ['Can I speak with the manager?', true],
+    ['How do I add a manager to my team account?', false],
+    ['Does the supervisor role see invoices?', false],
+    ['I need a manager account for my shop', false],
     ['How many people can use one account?', false],
     ['Is the camera able to detect a person?', false],
     // A question about who answers is not a request for someone else…

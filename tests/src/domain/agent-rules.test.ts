@@ -1,7 +1,7 @@
 import t from 'tap';
 import { abuseVerdict, findLead, matchKeyword } from '@support/agent';
 
-t.test('escalation keywords: whole words, case and accents ignored', async (t) => {
+t.test('escalation keywords: whole words or their plural, case and accents ignored', async (t) => {
   t.equal(matchKeyword('I want to talk to a HUMAN please', ['human']), 'human');
   t.equal(matchKeyword('Je veux parler à un humain', ['humain']), 'humain');
   t.equal(matchKeyword('Je veux parler à un húmain', ['humain']), 'humain', 'accent in the message');
@@ -9,6 +9,9 @@ t.test('escalation keywords: whole words, case and accents ignored', async (t) =
   t.equal(matchKeyword('that was humane of you', ['human']), null, 'not inside a longer word');
   t.equal(matchKeyword('can I speak to  a   real person?', ['real person']), 'real person', 'a phrase, spacing folded');
   t.equal(matchKeyword('a person', ['real person']), null);
+  t.equal(matchKeyword('my chargebacks question: how long do refunds take?', ['chargeback']), 'chargeback', 'the plural too');
+  t.equal(matchKeyword('two real persons', ['real person']), 'real person', "a phrase's last word in the plural");
+  t.equal(matchKeyword('chargebackers', ['chargeback']), null, 'not a longer word');
   t.equal(matchKeyword('anything', []), null);
 });
 

@@ -188,6 +188,11 @@ t.test('escalation by keyword (case and accents ignored, whole words) and after 
   t.strictSame([asked.escalated, asked.escalation_reason, asked.credits_used], [true, 'customer_asked', 0], 'the customer asked for a person');
   const reasons = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated').map((e) => e.data.reason);
   t.strictSame(reasons, ['keyword', 'after_replies', 'customer_asked']);
+  // Hand-overs off: asking for a person is told plainly that none can join, free, not declined as off-topic.
+  await enableAgent(w, { escalation: { enabled: false } });
+  const off = (await w.api.post('/agent/messages', { message: 'I want to talk to a human agent please' })).body;
+  t.strictSame([off.escalated, off.credits_used, off.sources], [false, 0, []]);
+  t.match(off.messages, [/hand you over to a person in this chat/]);
 });
 
 t.test('a human assignee holds the conversation: 200 with no reply and nothing charged', async (t) => {

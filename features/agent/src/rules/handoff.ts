@@ -6,6 +6,9 @@ const ASKS_FOR_PERSON = new RegExp(
     String.raw`\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a|an|some|your)?\s*(?:one|body)?\s*(?:real\s+)?(?:human|person|agent|representative|rep|someone|somebody|staff|operator)\b`,
     String.raw`\b(?:real|live)\s+(?:person|human|agent)\b`,
     String.raw`\bhuman\s+(?:please|agent|support)\b`,
+    // "I want a manager", "get me your supervisor", "I need a human".
+    String.raw`\b(?:want|need|demand|get\s+me|give\s+me|put\s+me\s+through\s+to|connect\s+me\s+(?:to|with))\s+(?:to\s+(?:talk|speak)\s+(?:to|with)\s+)?(?:a|an|your|the|some)?\s*(?:manager|supervisor|human)\b(?!\s+(?:account|role|login|access|permission|seat|view|dashboard))`,
+    String.raw`\b(?:talk|speak)\s+(?:to|with)\s+(?:a|an|your|the)?\s*(?:manager|supervisor)\b`,
     String.raw`\bhablar\s+con\s+(?:una\s+persona|un\s+agente|un\s+humano|alguien)\b`,
     String.raw`\b(?:mit\s+einem|einen)\s+(?:menschen|mitarbeiter|berater)\b`,
     String.raw`\bparler\s+(?:a|à)\s+(?:un\s+humain|une\s+personne|un\s+agent|un\s+conseiller|quelqu'un)\b`,
@@ -33,3 +36,12 @@ const HANDOFF: Record<Tone, string> = {
 
 /** The one bubble telling the customer a person takes over, in the agent's tone. */
 export const handoffReply = (tone: Tone): string => HANDOFF[tone] ?? HANDOFF.friendly;
+
+const NO_HANDOFF: Record<Tone, (business: string) => string> = {
+  professional: (b) => `I am not able to connect you with a member of our team in this chat, but I am glad to help with any question about ${b}.`,
+  friendly: (b) => `I can't hand you over to a person in this chat, but I'm happy to help with any question about ${b}!`,
+  casual: (b) => `No one from the team can join this chat, sorry! But ask me anything about ${b}.`,
+};
+
+/** When hand-overs are off: the customer asked for a person, and is told plainly that none can join, in the agent's tone. */
+export const noHandoffReply = (tone: Tone, business: string): string => (NO_HANDOFF[tone] ?? NO_HANDOFF.friendly)(business);

@@ -1,6 +1,6 @@
 import { abuseVerdict } from '../rules/abuse';
 import { followUpQuery } from '../rules/follow-up';
-import { asksForPerson, handoffReply } from '../rules/handoff';
+import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { offTopicReply } from '../rules/off-topic';
@@ -211,7 +211,7 @@ export class AgentTurns {
       if (escalation.after_replies !== null && state?.exists && state.ai_replies >= escalation.after_replies) {
         return handOver('after_replies', null);
       }
-    }
+    } else if (asksForPerson(message)) return freeReply(noHandoffReply(settings.tone, business));
     // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
     const found = await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS);
     // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
