@@ -138,8 +138,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Search the published, AI-enabled knowledge base: passages, best first (unpaginated)
-         * @description Search the published, AI-enabled knowledge base: passages, best first (unpaginated). Needs a key with the `agent:read` scope. Send an `Idempotency-Key` to make a retry safe: the same key answers the first result and runs nothing again.
+         * Search the published, AI-enabled knowledge base: passages, best first (unpaginated); internal articles only for keys with knowledge_base:read
+         * @description Search the published, AI-enabled knowledge base: passages, best first (unpaginated); internal articles only for keys with knowledge_base:read. Needs a key with the `agent:read` scope. Send an `Idempotency-Key` to make a retry safe: the same key answers the first result and runs nothing again.
          */
         post: operations["agent.search"];
         delete?: never;
@@ -1072,7 +1072,10 @@ export interface components {
          */
         AgentMessage: {
             message: string;
-            /** @description An api conversation to continue; omitted: a new one */
+            /**
+             * @description An api conversation to continue; omitted: a new one
+             * @example conv_01JDQ573AMMH5VK2GQ48NE5T43
+             */
             conversation_id?: string;
             customer?: components["schemas"]["CustomerInput"];
             attachments?: components["schemas"]["FreeJsonItem"][];
@@ -2560,7 +2563,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A body that is not JSON or not UTF-8 (the error envelope); not a JSON-RPC message, a batch over 100, or an unsupported Mcp-Protocol-Version (a JSON-RPC error) */
+            /** @description A body that is not JSON or not UTF-8, or a batch of several messages (the error envelope); not a JSON-RPC message, or an unsupported Mcp-Protocol-Version (a JSON-RPC error) */
             400: {
                 headers: {
                     "RateLimit-Limit"?: number;
