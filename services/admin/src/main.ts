@@ -34,17 +34,26 @@ const COMMANDS = {
   backup: backupCommand,
 };
 
+const HELP = new Set(['help', '--help', '-h']);
+
 /** Commands that only read an existing log (the others may start a new one: the first workspace). */
 const READS_THE_LOG = new Set(['backup', 'events', 'projections']);
 
 const main = async (argv: string[]): Promise<number> => {
   const [group, ...rest] = argv;
   const command = COMMANDS[group as keyof typeof COMMANDS];
+  // Help, asked for anywhere: the usage of the command named (or all of them) on stdout, exit 0.
+  if (group === undefined || HELP.has(group) || rest.some((a) => HELP.has(a))) {
+    const lines = USAGE.split('\n');
+    const own = lines.filter((l) => group !== undefined && l.trimStart().startsWith(`${group} `));
+    process.stdout.write(`${own.length > 0 ? [lines[0], ...own].join('\n') : USAGE}\n`);
+    return 0;
+  }
   // Restore runs on files alone: opening the engines would create the files it replaces.
   if (group === 'restore') return runRestore(rest);
   if (!command) {
-    process.stderr.write(`${USAGE}\n`);
-    return group === undefined || group === '--help' ? 0 : 2;
+    process.stderr.write(`error: unknown command '${group}'\n${USAGE}\n`);
+    return 2;
   }
   const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.

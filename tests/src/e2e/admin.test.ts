@@ -99,7 +99,18 @@ t.test('usage errors go to stderr with a non-zero exit', async (t) => {
   t.equal(missing.stdout, '');
   t.match(missing.stderr, /--name is required/);
   t.equal((await admin(dir, 'workspace', 'set', '--id', 'ws_x', '--credits', '-5')).code, 2);
-  t.equal((await admin(dir, 'nonsense')).code, 2);
+  const nonsense = await admin(dir, 'nonsense');
+  t.strictSame([nonsense.code, /^error: unknown command 'nonsense'/.test(nonsense.stderr)], [2, true], 'says which command is unknown');
+  // Help anywhere: the command's own usage on stdout, exit 0.
+  for (const args of [['help'], ['--help'], ['workspace', '--help'], ['backup', '-h']]) {
+    const help = await admin(dir, ...args);
+    t.strictSame([help.code, help.stderr], [0, ''], args.join(' '));
+    t.match(help.stdout, /^usage: /);
+  }
+  const own = (await admin(dir, 'key', '--help')).stdout;
+  t.ok(/key create/.test(own) && !/workspace create/.test(own), 'only the key commands');
+  const gone = await admin(dir, 'restore', '--from', '/no/such/backup');
+  t.strictSame([gone.code, /--from \/no\/such\/backup does not exist/.test(gone.stderr)], [2, true], gone.stderr);
   t.equal((await admin(dir, 'workspace', 'create', '--name', 'x', '--bogus')).code, 2);
   const unknown = await admin(dir, 'workspace', 'get', '--id', 'ws_missing', '--json');
   t.not(unknown.code, 0);

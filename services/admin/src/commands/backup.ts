@@ -79,6 +79,7 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
   const from = resolve(required(v, 'from'));
   if (config.eventstoreUrl || config.mongodbUrl) throw new UsageError('restore writes the embedded default ($DATA_DIR); EVENTSTORE_URL or MONGODB_URL is set');
   const manifestFile = join(from, MANIFEST);
+  if (!existsSync(from)) throw new UsageError(`--from ${from} does not exist`);
   if (!existsSync(manifestFile)) throw new UsageError(`${from} holds no ${MANIFEST}: not a backup made by admin backup`);
   let manifest: Manifest;
   try {
