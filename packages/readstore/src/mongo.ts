@@ -208,8 +208,11 @@ export class MongoReadStore implements ReadStore {
 
   /** The database is `dbName`, else the one the URL names, else the driver's default (`test`). */
   constructor(url: string, dbName?: string) {
-    // The driver connects on the first operation (and reconnects as needed).
-    this.client = new MongoClient(url);
+    // The driver connects on the first operation (and reconnects as needed). Its default
+    // `fieldsAsRaw` is `{}`, and js-bson asks it for each array's field name: an array under a key
+    // that Object.prototype has ("constructor", "toString") came back as raw BSON buffers. An
+    // object without a prototype names no field (free-json-stores.test found it).
+    this.client = new MongoClient(url, { fieldsAsRaw: Object.create(null) as Record<string, boolean> });
     this.db = this.client.db(dbName);
   }
 
