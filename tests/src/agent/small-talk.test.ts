@@ -4,6 +4,9 @@ import { smallTalkOf, smallTalkReply, withoutContactDetails } from '@support/age
 t.test('small talk: greetings, thanks, goodbyes and praise in several languages; a question is never small talk', async (t) => {
   const cases: [string, ReturnType<typeof smallTalkOf>][] = [
     ['hi there!', 'greeting'],
+    ['Hi, sorry, one more thing', 'greeting'],
+    ['hey, quick question', 'greeting'],
+    ['hi, one more thing: how long do refunds take?', null],
     ['Hello 👋', 'greeting'],
     ['good morning', 'greeting'],
     ['Buenos días', 'greeting'],

@@ -27,6 +27,8 @@ const FILLERS = [
   // How thanks and praise go on ("thanks so much, you've been super helpful", "just wanted to say thank you, all sorted now").
   've', 'been', 'super', 'such', 'again', 'kind', 'useful', 'extremely', 'incredibly', 'truly', 'guys', 'mate', 'just', 'wanted', 'to', 'say',
   'all', 'set', 'sorted', 'solved', 'fixed', 'works', 'now', 'clear', 'makes', 'sense', 'we', 'm', 'me', 'd', 'ever', 'as', 'always', 'u', 'ur',
+  // A question announced before it is asked ("hi, sorry, one more thing").
+  'sorry', 'one', 'thing', 'another', 'quick', 'question',
 ];
 
 const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
