@@ -5,18 +5,19 @@ import type { Figures } from '../eval/measure';
 
 /**
  * The agent on help centres it was never tuned on: the held-out half of tests/fixtures/eval
- * (three help centres) through the HTTP API of the service as `npm start` runs it. Floors a few
+ * (four help centres) through the HTTP API of the service as `npm start` runs it. Floors a few
  * points under the figures measured (docs/guides/agent.md), so a change that makes answers worse
  * on unseen help centres fails here; no internal, draft or AI-disabled content may ever show.
- * Measured (hybrid, multilingual-e5-small): recall@1 0.863, recall@5 1.0, right article cited
- * 0.929, key fact stated 0.780, follow-ups 0.958, non-English 1.0, off-topic and small talk
- * cite nothing 0.958, unanswerable cite nothing 0.600, leaks 0.
+ * Measured (hybrid, multilingual-e5-small, 2026-11-27, with the fourth centre, GigLane):
+ * recall@1 0.833, recall@5 0.994, right article cited 0.931, key fact stated 0.803, follow-ups
+ * 0.938, non-English 0.972, off-topic and small talk cite nothing 0.969, unanswerable cite
+ * nothing 0.617, leaks 0.
  */
 const FLOORS: Partial<Record<keyof Figures, number>> = {
-  search_recall_at_1: 0.84,
+  search_recall_at_1: 0.81,
   search_recall_at_5: 0.97,
   cites_right_article: 0.9,
-  states_key_fact: 0.76,
+  states_key_fact: 0.78,
   follow_ups_right_article: 0.9,
   non_english_right_article: 0.94,
   off_topic_and_small_talk_cite_nothing: 0.9,
