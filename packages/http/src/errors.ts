@@ -63,7 +63,8 @@ export const toApiError = (err: unknown): ApiError | null => {
     return new ApiError(400, `Request body has a key named ${FORBIDDEN_KEY}, which is refused at any depth`);
   }
   // co-body throws the SyntaxError of JSON.parse with status 400 and no type.
-  if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400)) return new ApiError(400, 'Request body is not valid JSON');
+  if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e?.status === 400))
+    return new ApiError(400, 'Request body is not valid JSON, or is a bare value (null, a string, a number) where an object is expected');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new ApiError(415, 'Unsupported body encoding; send UTF-8 JSON', 'unsupported_media_type');
   if (e?.type === 'request.aborted') return new ApiError(400, 'Request aborted by the client');

@@ -81,6 +81,8 @@ export const createHttpApp = (api: Api, probes: Probes = NO_PROBES, role = 'api'
   const router = new Router({ prefix: '/v1' });
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
+    // The servers entry is the origin asked for: a shared cache must key it by host.
+    ctx.set('Vary', 'Host, X-Forwarded-Host');
     ctx.body = `${openapiHead}"servers":${JSON.stringify([{ url: `${ctx.origin}/v1`, description: 'This service' }])}${openapiTail}`;
   });
   mountRoutes(router, api, ROUTES);

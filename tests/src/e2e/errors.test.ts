@@ -124,7 +124,9 @@ t.test('malformed JSON, wrong content type and oversized bodies', async (t) => {
   const bad = await e2e.ws.api.post('/tags', '{"name":');
   expectError(t, bad, 400);
   t.match(bad.body.error.message, /not valid JSON/);
-  expectError(t, await e2e.ws.api.post('/tags', '"just a string"'), 400);
+  const bare = await e2e.ws.api.post('/tags', '"just a string"');
+  expectError(t, bare, 400);
+  t.match(bare.body.error.message, /bare value/, 'valid JSON, but not an object: the message does not call it invalid JSON alone');
   expectError(t, await e2e.ws.api.post('/tags', '[1,2]'), 400);
   expectError(t, await e2e.ws.api.post('/tags', 'name=x', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
   const big = await e2e.ws.api.post('/tags', { name: 'x'.repeat(1_100_000) });

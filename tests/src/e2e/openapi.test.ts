@@ -48,6 +48,7 @@ t.test('operationIds read as resource then action, each unique', async (t) => {
 t.test('the OpenAPI document names this service by its absolute URL; forwarded headers are not trusted by default', async (t) => {
   const r = await client(e2e.svc.baseUrl).get('/openapi.json', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' });
   t.strictSame(r.body.servers, [{ url: e2e.svc.baseUrl, description: 'This service' }]);
+  t.equal(r.headers.get('vary'), 'Host, X-Forwarded-Host', 'a shared cache keys it by the host it names');
 });
 
 t.test('the OpenAPI document is served without a key and covers every route', async (t) => {
