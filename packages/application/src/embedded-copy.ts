@@ -72,16 +72,21 @@ export const checkpointsBeyond = (dir: string, head: bigint): string[] => {
  * exclusive lock while any other connection holds it, even an idle one in WAL mode.
  */
 export const fileInUse = (file: string): boolean => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const db = new (require('better-sqlite3') as typeof BetterSqlite3)(file, { fileMustExist: true, timeout: 0 });
+  let db: BetterSqlite3.Database;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    db = new (require('better-sqlite3') as typeof BetterSqlite3)(file, { fileMustExist: true, timeout: 0 });
+  } catch {
+    return false;
+  }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
     db.exec('ROLLBACK');
     return false;
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
-    throw err;
+    // Anything else (a damaged file a restore is to replace) is not a lock another process holds.
+    return (err as { code?: string }).code === 'SQLITE_BUSY';
   } finally {
     db.close();
   }

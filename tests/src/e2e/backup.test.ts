@@ -184,7 +184,9 @@ t.test('restore refuses a live data folder, files not of the backup, a newer ver
   writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(early), api_version: '9.0.0' }));
   const future = await admin(dir, 'restore', '--from', newer, '--replace');
   t.strictSame([future.code, /made by version 9\.0\.0, newer than this one/.test(future.stderr)], [1, true], future.stderr);
-  t.equal((await admin(dir, 'restore', '--from', later, '--replace')).code, 0, 'the real backup still restores');
+  // A damaged log in the data folder is what a restore is for: it is not taken for a file in use.
+  writeFileSync(join(dir, 'events.sqlite'), 'not a database');
+  t.equal((await admin(dir, 'restore', '--from', later, '--replace')).code, 0, 'the real backup still restores, over a damaged log');
 
   // A mistyped DATA_DIR: no empty log is made and backed up as if it were the data.
   const missing = join(backups, 'no-such-data');
