@@ -1,6 +1,6 @@
 import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { admin, adminJson, readStoreOnMongo, removeDir, startService, tempDir, type Service } from '../support/service';
 import { tenant } from '../support/workspace';
 import { client } from '../support/client';
@@ -12,16 +12,24 @@ import { client } from '../support/client';
  */
 const skip = readStoreOnMongo() ? 'the backup command copies the embedded default; this run keeps read models on MongoDB' : false;
 
-t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged write is there, the same', { skip }, async (t) => {
-  const dir = tempDir('backup-');
-  const backups = tempDir('backup-to-');
-  let svc: Service | null = await startService(dir);
+/** A service on a data folder of its own, and a folder for its backups; stopped and removed after the test. */
+const withService = async (t: Test, name: string) => {
+  const dir = tempDir(`${name}-`);
+  const started = await startService(dir);
+  // `svc` is the one running now (null while stopped): the teardown stops whichever it is.
+  const run: { dir: string; backups: string; svc: Service | null; started: Service } = { dir, backups: tempDir(`${name}-to-`), svc: started, started };
   t.teardown(async () => {
-    await svc?.stop();
-    removeDir(dir);
-    removeDir(backups);
+    await run.svc?.stop();
+    removeDir(run.dir);
+    removeDir(run.backups);
   });
-  const ws = await tenant(svc.baseUrl, dir);
+  return run;
+};
+
+t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged write is there, the same', { skip }, async (t) => {
+  const run = await withService(t, 'backup');
+  const { dir, backups } = run;
+  const ws = await tenant(run.started.baseUrl, dir);
   const before: Record<string, unknown> = {};
   for (let i = 0; i < 40; i++) {
     const c = await ws.api.post('/customers', { email: `before-${i}@example.com`, name: `Before ${i}` });
@@ -61,8 +69,8 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   t.strictSame([refused.code, /not empty/.test(refused.stderr)], [2, true], 'never into a folder that holds something');
 
   // Lost: the service stops and its data folder is wiped.
-  await svc.stop();
-  svc = null;
+  await run.started.stop();
+  run.svc = null;
   for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
 
   // A damaged copy is refused before anything is written.
@@ -85,8 +93,8 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
 
   // Restarted on the restored files as they are: the read models resume from their copied
   // checkpoints, which never pass the copied log (the read store is copied first).
-  svc = await startService(dir);
-  let api = client(svc.baseUrl, ws.key);
+  run.svc = await startService(dir);
+  let api = client(run.svc.baseUrl, ws.key);
   const check = async (when: string) => {
     for (const [id, body] of Object.entries(before)) t.strictSame((await api.get(`/customers/${id}`)).body, body, `${when}: customer ${id}`);
     t.strictSame((await api.get(`/conversations/${conversation.id}/messages`)).body.data, [message], `${when}: the conversation and its message`);
@@ -105,11 +113,11 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   const created = await api.post('/customers', { email: 'after-restore@example.com' });
   t.equal(created.status, 201, 'the restored service takes writes, and reads them back');
   // Read models rebuilt from the restored log (the service stopped meanwhile, as the CLI asks) answer the same.
-  await svc.stop();
-  svc = null;
+  await run.svc.stop();
+  run.svc = null;
   await adminJson(dir, 'projections', 'rebuild');
-  svc = await startService(dir);
-  api = client(svc.baseUrl, ws.key);
+  run.svc = await startService(dir);
+  api = client(run.svc.baseUrl, ws.key);
   t.equal(await check('rebuilt'), kept);
   t.strictSame((await api.get(`/customers/${created.body.id}`)).body, created.body);
 });
@@ -138,15 +146,9 @@ t.test('backup and restore refuse what they cannot do, with the usage', async (t
 });
 
 t.test('restore refuses a live data folder, files not of the backup, a newer version; backup refuses a missing log', { skip }, async (t) => {
-  const dir = tempDir('backup-live-');
-  const backups = tempDir('backup-live-to-');
-  let svc: Service | null = await startService(dir);
-  t.teardown(async () => {
-    await svc?.stop();
-    removeDir(dir);
-    removeDir(backups);
-  });
-  const ws = await tenant(svc.baseUrl, dir);
+  const run = await withService(t, 'backup-live');
+  const { dir, backups } = run;
+  const ws = await tenant(run.started.baseUrl, dir);
   const early = join(backups, 'early');
   await adminJson(dir, 'backup', '--to', early);
   for (let i = 0; i < 30; i++) t.equal((await ws.api.post('/customers', { email: `later-${i}@example.com` })).status, 201);
@@ -158,11 +160,11 @@ t.test('restore refuses a live data folder, files not of the backup, a newer ver
   t.strictSame([live.code, /open in another process/.test(live.stderr)], [1, true], `refused while the service runs: ${live.stderr}`);
   const kept = await ws.api.post('/customers', { email: 'after-refusal@example.com' });
   t.equal(kept.status, 201);
-  await svc.stop();
-  svc = await startService(dir);
-  t.equal((await client(svc.baseUrl, ws.key).get(`/customers/${kept.body.id}`)).status, 200, 'nothing was replaced: the write is still there');
-  await svc.stop();
-  svc = null;
+  await run.started.stop();
+  run.svc = await startService(dir);
+  t.equal((await client(run.svc.baseUrl, ws.key).get(`/customers/${kept.body.id}`)).status, 200, 'nothing was replaced: the write is still there');
+  await run.svc.stop();
+  run.svc = null;
 
   // A read store from another backup, in place of this one's.
   const mixed = join(backups, 'mixed');
