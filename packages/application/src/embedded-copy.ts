@@ -1,6 +1,7 @@
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { parsePosition } from '@support/eventstore';
 import { EMBEDDED_FILES } from './engines';
 
 // Loaded when used, as the adapters are (engines.ts): a process on other engines never loads it.
@@ -49,6 +50,15 @@ export const logHeadOfCopy = (dir: string): bigint => {
   }
 };
 
+/** Whether a checkpoint's value is a log position past `head` (other checkpoints are not positions). */
+const beyond = (value: string, head: bigint): boolean => {
+  try {
+    return parsePosition(value).commit > head;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The consumers whose checkpoints in a copied read store lie beyond `head`: a read store and a
  * log from different backups. Restored together, those consumers would wait for positions the
@@ -60,8 +70,7 @@ export const checkpointsBeyond = (dir: string, head: bigint): string[] => {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
     if (!hasTable) return [];
     const rows = db.prepare('SELECT name, value FROM checkpoints').all() as { name: string; value: string }[];
-    // Only values that are log positions ("123" or "123/456"); other checkpoints are not positions.
-    return rows.filter((r) => /^\d+(\/\d+)?$/.test(r.value) && BigInt(r.value.split('/')[0]) > head).map((r) => r.name);
+    return rows.filter((r) => beyond(r.value, head)).map((r) => r.name);
   } finally {
     db.close();
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Application,
@@ -27,7 +27,18 @@ interface Manifest {
   events: number;
 }
 
-const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** A file's sha256, read in 1 MiB pieces: a log of several GiB is never held in memory whole. */
+const sha256Of = (file: string): string => {
+  const hash = createHash('sha256');
+  const piece = Buffer.alloc(1 << 20);
+  const fd = openSync(file, 'r');
+  try {
+    for (let n = readSync(fd, piece); n > 0; n = readSync(fd, piece)) hash.update(piece.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+};
 
 /** Semantic versions compared: negative when a is older than b. */
 const compareVersions = (a: string, b: string): number => {
