@@ -56,3 +56,12 @@ export const webhookEndpointsProjection: Projection<WebhookEndpointDocument, Web
     }
   },
 };
+
+/** Endpoint events that leave who receives an event as it was (status, subscriptions, existence). */
+const RECEIVERS_KEPT: ReadonlySet<string> = new Set([
+  'webhook_endpoint.delivery_failed',
+  'webhook_endpoint.delivery_succeeded',
+  'webhook_endpoint.secret_rolled',
+]);
+/** Whether an event may change which endpoints of its workspace receive events (any new endpoint event type does, until listed above). */
+export const changesReceivers = (type: string): boolean => type.startsWith('webhook_endpoint.') && !RECEIVERS_KEPT.has(type);

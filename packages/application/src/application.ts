@@ -147,10 +147,15 @@ export class Application {
    */
   async settle(position: Position | null): Promise<boolean> {
     const target = position ?? (await this.engines.events.head());
-    if (this.watch instanceof CheckpointWatch) await this.listenForCheckpoints(this.watch);
-    const ok = await this.watch.waitFor(target, this.config.readYourWritesTimeoutMs);
+    const ok = await this.projectedPast(target, this.config.readYourWritesTimeoutMs);
     if (!ok) this.log.warn('read models lag behind a write; answering without waiting longer', { timeout_ms: this.config.readYourWritesTimeoutMs });
     return ok;
+  }
+
+  /** Whether the read models include `position`, waiting at most `timeoutMs` for them to. */
+  async projectedPast(position: Position, timeoutMs: number): Promise<boolean> {
+    if (this.watch instanceof CheckpointWatch) await this.listenForCheckpoints(this.watch);
+    return this.watch.waitFor(position, timeoutMs);
   }
 
   async stop(): Promise<void> {

@@ -30,7 +30,7 @@ export class Dispatcher {
     private readonly log: Logger,
     private readonly options: DispatcherOptions,
   ) {
-    this.intake = new Intake(app, new Payloads(app.engines.events, app));
+    this.intake = new Intake(app, new Payloads(app.engines.events, app), options.source === 'log');
     const { retryBaseMs, retryMaxMs } = app.config.webhooks;
     this.deliverer = new Deliverer(app, log, {
       policy: { baseMs: retryBaseMs, maxMs: retryMaxMs },

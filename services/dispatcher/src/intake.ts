@@ -1,6 +1,7 @@
 import { type Application, inSpan, traceparentOf } from '@support/application';
-import { deliveryId, endpointsOf, webhookEventId, webhookRecordsOf } from '@support/webhook-endpoints';
+import { deliveryId, webhookEventId, webhookRecordsOf } from '@support/webhook-endpoints';
 import type { RecordedEvent } from '@support/eventstore';
+import { EnabledEndpoints } from './enabled-endpoints';
 import { PAYLOADS, Payloads } from './payloads';
 
 /**
@@ -12,19 +13,22 @@ export class Intake {
   private readonly endpoints;
   private readonly records;
 
+  /** `inLogOrder`: every event is accepted, one at a time, in the log's order (see EnabledEndpoints). */
   constructor(
     app: Application,
     private readonly payloads: Payloads,
+    inLogOrder = false,
   ) {
-    this.endpoints = endpointsOf(app).scoped;
+    this.endpoints = new EnabledEndpoints(app, inLogOrder);
     this.records = webhookRecordsOf(app);
   }
 
   async accept(event: RecordedEvent): Promise<void> {
+    this.endpoints.seen(event);
     const workspaceId = event.metadata.workspace_id;
     if (!workspaceId || !PAYLOADS[event.type]) return;
     const at = event.metadata.occurred_at;
-    const { items } = await this.endpoints.find(workspaceId, { where: { status: 'enabled' } });
+    const items = await this.endpoints.of(workspaceId);
     // Endpoints registered after the event do not receive it, even when this runs late.
     const endpoints = items.filter((e) => (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)) && e.created_at <= at);
     if (endpoints.length === 0) return;
