@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
+import { asksForSum, MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
 import { AGENT_DEFAULTS } from '@support/agent';
 import { hit } from '../support/hits';
 
@@ -56,4 +56,20 @@ t.test('the decline says who answers and what it helps with, in the tone', async
   // The default name says nothing: the business's assistant it is
   t.strictSame(offTopicReply('casual', AGENT_DEFAULTS.name, 'Acme'), "I'm Acme's AI assistant: I can only help with Acme stuff. What do you need?");
   t.match(offTopicReply('professional', 'Aria', 'Acme'), /^I am Aria, Acme's AI assistant, and I can only help with questions about Acme\./);
+});
+
+t.test('a message asking only for a sum is off-topic, with or without the model', async (t) => {
+  for (const message of ["what's 7 times 8?", 'What is 15% of 80?', 'how much is 12.5 + 7', 'calculate 12/4 + 3', 'What’s 2+2?', 'work out 9 x 6 =']) {
+    t.strictSame([asksForSum(message), await offTopic(null, message, [PLANS]), await offTopic(model(0), message, [PLANS])], [true, true, true], message);
+  }
+  // Numbers in a question about the product are not a sum, nor a bare "24/7?" (opening hours)
+  for (const message of [
+    '24/7?',
+    'What is the 2-year warranty?',
+    "what's 3-5 days delivery?",
+    'How much is Plus for 2 people?',
+    'what is 15% of my bill for tips?',
+  ]) {
+    t.strictSame(asksForSum(message), false, message);
+  }
 });

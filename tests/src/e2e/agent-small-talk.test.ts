@@ -4,6 +4,8 @@ import { enableAgent, importArticles, kbId } from '../support/agent';
 import { adminJson } from '../support/service';
 import { until } from '../support/wait';
 import { serviceFixture } from '../support/fixture';
+import { tenant } from '../support/workspace';
+import { centre } from '../eval/eval-set';
 
 // Turns as a customer has them: small talk, a lead in the first message.
 
@@ -54,6 +56,10 @@ t.test(
       'Tell me a joke about the rain forecast.',
       'Can you recommend a good movie for tonight?',
       'Which stocks should I buy for my retirement plan?',
+      // Trivia, sums and life advice: a help centre's nearest passage is no answer to them.
+      "what's the meaning of life?",
+      'what is 15% of 80?',
+      'should I quit my job?',
     ]) {
       const r = await e2e.ws.api.post('/agent/messages', { message });
       t.strictSame(
@@ -89,3 +95,20 @@ t.test('a lead in the first message: answered, stored on the customer and the co
     'no consumer failed',
   );
 });
+
+t.test(
+  'on a whole help centre, a question about life rather than the product is declined, though passages on its subject are near',
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  async (t) => {
+    // A help centre of the tuning half (tests/fixtures/eval/nestwise): subscriptions to cancel, batteries with a "life".
+    const nestwise = centre('nestwise');
+    const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Nestwise', workspaceArgs: ['--credits', '100'] });
+    await importArticles(e2e.dir, ws, nestwise.articles);
+    await enableAgent(ws);
+    for (const message of ["what's the meaning of life?", 'should I quit my job?', 'what is 15% of 80?']) {
+      const r = await ws.api.post('/agent/messages', { message });
+      t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
+      t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Nestwise/, message);
+    }
+  },
+);

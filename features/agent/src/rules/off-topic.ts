@@ -31,6 +31,14 @@ export const OFF_TOPIC_REQUESTS: readonly string[] = [
   'Write some code for me.',
   'What is the population of this country?',
   'What is the best way to learn a language, an instrument or a sport?',
+  'What is the meaning of life? Is there a god, and what happens when we die?',
+  'How much is 12 plus 7, or 9 times 6?',
+  'How many planets are in the solar system, and how does gravity work?',
+  'When did the Second World War end, and who was the first president?',
+  'Give me advice about my health, my diet, my career or my love life.',
+  'Which phone, laptop or car should I buy?',
+  'What should I name my pet or my baby?',
+  'Is it true that the earth is flat?',
 ];
 
 /**
@@ -47,9 +55,10 @@ export const OFF_TOPIC_MARGIN = 0;
  * OFF_TOPIC_REQUESTS than to any passage. Such a message cites nothing, however many of its
  * words the help centre happens to use ("a joke about programmers", "which stocks should I buy
  * this year"). Search found `hits`; when it found none, every passage is below MIN_SIMILARITY.
- * Without the embedding model, never (BM25's word-share rule stands).
+ * Without the embedding model, only a sum is (BM25's word-share rule stands).
  */
 export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
+  if (asksForSum(message)) return true;
   if (!semantic) return false;
   // The word count first: a question about the product needs no call to the model.
   if (hits.length > 0 && message.trim().endsWith('?') && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
@@ -57,6 +66,21 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'
   const requests = await semantic.textSimilarities(message, OFF_TOPIC_REQUESTS);
   return Math.max(...requests) > closest + OFF_TOPIC_MARGIN;
 };
+
+const NUMBER = String.raw`[-+]?\d[\d.,]*`;
+const OPERATOR = String.raw`(?:%\s*of|[-+*/x×÷^]|times|plus|minus|divided by|multiplied by|to the power of)`;
+/** "What's 7 times 8?", "how much is 15% of 80", "calculate 12/4 + 3": the question is the sum itself. */
+const SUM = new RegExp(
+  String.raw`^(?:what(?:'s|’s| is)|how much is|calculate|compute|work out|solve)\s+${NUMBER}(?:\s*${OPERATOR}\s*${NUMBER})+\s*[?=!.]*$`,
+  'i',
+);
+
+/**
+ * Whether a message asks only for a sum to be worked out. Its numbers and words say nothing of
+ * what a help centre knows, yet by meaning it lands near any passage with prices or limits.
+ * Only with the question's own opening ("what is…", "calculate…"): "24/7?" alone asks about opening hours.
+ */
+export const asksForSum = (message: string): boolean => SUM.test(message.trim());
 
 /**
  * A question that uses this many of its closest passage's words is about the product, whatever
