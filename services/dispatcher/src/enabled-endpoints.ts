@@ -36,7 +36,9 @@ export class EnabledEndpoints {
     if (this.changedAt === null) this.changedAt = event.position;
     if (!changesReceivers(event.type)) return;
     const workspaceId = event.metadata.workspace_id;
+    // An endpoint event that names no workspace could be any one's.
     if (workspaceId) this.remembered.delete(workspaceId);
+    else this.remembered.clear();
     if (comparePositions(event.position, this.changedAt) > 0) this.changedAt = event.position;
   }
 
