@@ -1,4 +1,4 @@
-import { copyFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { parsePosition } from '@support/eventstore';
@@ -30,14 +30,29 @@ export const eventsInCopy = (dir: string): number => {
 };
 
 /**
- * Puts a copied file in `dataDir` in place of its namesake: copied beside, then renamed over
- * (a restore cut short never leaves half a file in place), with the old file's WAL removed.
+ * Puts copied files in `dataDir` in place of their namesakes: every file is copied beside its
+ * target first, and only once all are copied is each renamed over it (with the old file's WAL
+ * removed). A copy that fails (a full disk, a permission) leaves the folder as it was, the files
+ * copied so far removed: never a new log beside an old read store. `onFile`: told before each copy.
  */
-export const installCopy = (from: string, dataDir: string, name: string): void => {
-  const target = join(dataDir, name);
-  copyFileSync(join(from, name), `${target}.restoring`);
-  for (const stale of [`${target}-wal`, `${target}-shm`]) rmSync(stale, { force: true });
-  renameSync(`${target}.restoring`, target);
+export const installCopies = (from: string, dataDir: string, names: readonly string[], onFile: (name: string) => void = () => undefined): void => {
+  const staged = names.map((name) => ({ name, target: join(dataDir, name), beside: `${join(dataDir, name)}.restoring` }));
+  const made: string[] = [];
+  for (const { name, beside } of staged) {
+    onFile(name);
+    try {
+      made.push(beside);
+      copyFileSync(join(from, name), beside);
+    } catch (err) {
+      // Only files: whatever else sits at such a path is not this copy's to remove.
+      for (const file of made) if (statSync(file, { throwIfNoEntry: false })?.isFile()) rmSync(file);
+      throw new Error(`copying ${name} into ${dataDir} failed (${err instanceof Error ? err.message : String(err)}): nothing was restored`);
+    }
+  }
+  for (const { target, beside } of staged) {
+    for (const stale of [`${target}-wal`, `${target}-shm`]) rmSync(stale, { force: true });
+    renameSync(beside, target);
+  }
 };
 
 /** The last position (sequence number) of a copied log; 0 when it is empty. */

@@ -1,4 +1,5 @@
-import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { admin, adminJson, readStoreOnMongo, removeDir, startService, tempDir, type Service } from '../support/service';
@@ -186,6 +187,22 @@ t.test('restore refuses a live data folder, files not of the backup, a newer ver
   writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(early), api_version: '9.0.0' }));
   const future = await admin(dir, 'restore', '--from', newer, '--replace');
   t.strictSame([future.code, /made by version 9\.0\.0, newer than this one/.test(future.stderr)], [1, true], future.stderr);
+  // A copy that fails part-way (the log's, after the read store's: its place beside the target is taken) leaves the folder as it was.
+  const sha = (f: string) =>
+    createHash('sha256')
+      .update(readFileSync(join(dir, f)))
+      .digest('hex');
+  const before = ['events.sqlite', 'readstore.sqlite'].map(sha);
+  mkdirSync(join(dir, 'events.sqlite.restoring'));
+  const cut = await admin(dir, 'restore', '--from', later, '--replace');
+  t.strictSame(
+    [cut.code, /copying events\.sqlite into .* failed .*nothing was restored/.test(cut.stderr)],
+    [1, true],
+    `a failed copy is reported: ${cut.stderr}`,
+  );
+  t.strictSame(['events.sqlite', 'readstore.sqlite'].map(sha), before, 'neither file was replaced');
+  t.notOk(existsSync(join(dir, 'readstore.sqlite.restoring')), 'the read store copied before the failure is removed');
+  rmSync(join(dir, 'events.sqlite.restoring'), { recursive: true });
   // A damaged log in the data folder is what a restore is for: it is not taken for a file in use.
   writeFileSync(join(dir, 'events.sqlite'), 'not a database');
   t.equal((await admin(dir, 'restore', '--from', later, '--replace')).code, 0, 'the real backup still restores, over a damaged log');

@@ -8,7 +8,7 @@ import {
   eventsInCopy,
   EMBEDDED_FILES,
   fileInUse,
-  installCopy,
+  installCopies,
   integrityOf,
   logHeadOfCopy,
 } from '@support/application';
@@ -137,9 +137,11 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
     if (existsSync(target) && fileInUse(target))
       throw new Error(`${target} is open in another process (the service, or a backup): stop it first; nothing was restored`);
   }
-  for (const { name } of manifest.files) {
-    out.progress(`restoring ${name}…`);
-    installCopy(from, dataDir, name);
-  }
+  installCopies(
+    from,
+    dataDir,
+    manifest.files.map((f) => f.name),
+    (name) => out.progress(`restoring ${name}…`),
+  );
   out.result({ from, to: dataDir, created_at: manifest.created_at, files: manifest.files, events, took_ms: Date.now() - started });
 };
