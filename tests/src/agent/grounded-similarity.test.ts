@@ -68,6 +68,27 @@ t.test('a sentence that leans on the one before it comes with it', async (t) => 
   t.strictSame(answer.messages, ['Hi there! Sign in with your password and a backup code. Then set up 2FA on your new phone.']);
 });
 
+t.test('a question in the article is never picked for itself, only with the sentence that answers it', async (t) => {
+  // Given two relevant passages: the dogs article, and another article opening with a question,
+  // which the model finds as close to a customer's question as the answer (by its form)
+  const DOGS = { ...hit('art_dogs', 0, 'Dogs', null, 'Dogs are welcome on Fridays only. Each member may bring one dog.', 9), similarity: 0.9 };
+  const PAUSE = { ...hit('art_pause', 0, 'Pausing', null, 'Going travelling or on parental leave? You can pause your membership.', 8), similarity: 0.89 };
+  const balanced = (q: Omit<Question, 'settings' | 'history'>) =>
+    responder.answer({ settings: { ...settings, response_length: 'balanced' }, history: [], ...q });
+  const close = async (texts: readonly string[]) => texts.map((s) => (/Fridays|travelling/.test(s) ? 0.9 : 0.8));
+  // When asked whether a puppy may come along
+  const answer = await balanced({ message: 'Is it okay if I bring my puppy along?', hits: [DOGS, PAUSE], similarity: close });
+  // Then the answer is the dogs article's alone: the other article's question is not a bubble
+  t.strictSame(
+    [answer.messages, answer.sources],
+    [['Hi there! Dogs are welcome on Fridays only. Each member may bring one dog. I hope that helps!'], ['Dogs']],
+  );
+  // And when the sentence answering the question is the closest, the question comes with it
+  const pausing = async (texts: readonly string[]) => texts.map((s) => (/pause your/.test(s) ? 0.9 : 0.8));
+  const paused = await ask({ message: 'Can I stop my membership for a while?', hits: [PAUSE], similarity: pausing });
+  t.strictSame(paused.messages, ['Hi there! Going travelling or on parental leave? You can pause your membership.']);
+});
+
 t.test('a question after one value, in any of four languages, is answered with the sentence holding a number', async (t) => {
   // Given a section whose closest sentence to the question holds no number, and one that does
   const LOCKED = {

@@ -24,7 +24,8 @@ import { quickReplyFor, WORDING } from './wording';
  * - sentences are picked while they fit in the bubbles `response_length` allows (1 concise, 2
  *   balanced, 4 detailed; a bubble holds one passage's sentences, up to three while it stays
  *   short, in the article's order): for each relevant passage in rank order its matching
- *   sentences, best first (a sentence opening with "Then…" or "It…" with the one before it);
+ *   sentences, best first (a sentence opening with "Then…" or "It…", or answering a question
+ *   the article asks, with the one before it; the article's own questions never for themselves);
  *   then, to fill an answer of two bubbles or more, the best article's other sentences in text
  *   order, never another article's. Duplicate sentences are dropped;
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
@@ -160,9 +161,13 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     if (fresh.length > 0 && layout([...picked, ...fresh]).length <= bubbles) picked.push(...fresh);
   };
   for (const p of ranked) {
-    // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone answers nothing).
-    const before = CONTINUES.test(p.unit.text) ? pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1) : undefined;
-    if (before) take(before, p);
+    // A question in the article ("Going travelling or on parental leave?") states nothing, and
+    // is close to any customer's question by its form alone: it is never picked for itself.
+    if (asksItself(p.unit)) continue;
+    // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone
+    // answers nothing), as does one answering the question before it.
+    const previous = pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1);
+    if (previous && (CONTINUES.test(p.unit.text) || asksItself(previous.unit))) take(previous, p);
     else take(p);
   }
   // A longer answer (two bubbles or more) is filled from the best article only: never padded with another article's sentences.
@@ -171,6 +176,9 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const chosen = layout(picked);
   return chosen.length === 0 ? null : { chosen, judged, relevant };
 };
+
+/** A sentence that is itself a question. */
+const asksItself = (unit: Unit): boolean => unit.text.trimEnd().endsWith('?');
 
 /** A sentence that may be chosen, with its passage and that passage's rank among the relevant ones. */
 interface Pick {
