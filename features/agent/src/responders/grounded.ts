@@ -25,7 +25,7 @@ import { quickReplyFor, WORDING } from './wording';
  *   balanced, 4 detailed; a bubble holds one passage's sentences, up to three while it stays
  *   short, in the article's order): for each relevant passage in rank order its matching
  *   sentences, best first (a sentence opening with "Then…" or "It…", or answering a question
- *   the article asks, with the one before it; the article's own questions never for themselves);
+ *   the article asks, with the one before it; a question the article asks only with the one after it);
  *   then, to fill an answer of two bubbles or more, the best article's other sentences in text
  *   order, never another article's. Duplicate sentences are dropped;
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
@@ -136,7 +136,10 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const seen = new Set<string>();
   const pool: Pick[] = [];
   relevant.forEach((hit, rank) => {
-    for (const unit of unitsOf(hit.passage)) {
+    const units = unitsOf(hit.passage);
+    for (const unit of units) {
+      // A question closing its passage has no answer here: never shown, nor the best the others are measured by.
+      if (asksItself(unit) && unit === units[units.length - 1]) continue;
       const key = unit.text.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
@@ -160,15 +163,18 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     const fresh = picks.filter((p) => !picked.includes(p));
     if (fresh.length > 0 && layout([...picked, ...fresh]).length <= bubbles) picked.push(...fresh);
   };
+  const neighbour = (p: Pick, offset: number) => pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index + offset);
   for (const p of ranked) {
-    // A question in the article ("Going travelling or on parental leave?") states nothing, and
-    // is close to any customer's question by its form alone: it is never picked for itself.
-    if (asksItself(p.unit)) continue;
     // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone
     // answers nothing), as does one answering the question before it.
-    const previous = pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index - 1);
+    const previous = neighbour(p, -1);
     if (previous && (CONTINUES.test(p.unit.text) || asksItself(previous.unit))) take(previous, p);
-    else take(p);
+    // A question the article asks ("Can I bring a guest?") states nothing alone: it comes with
+    // the sentence after it (an FAQ's answer), or not at all.
+    else if (asksItself(p.unit)) {
+      const next = neighbour(p, 1);
+      if (next) take(p, next);
+    } else take(p);
   }
   // A longer answer (two bubbles or more) is filled from the best article only: never padded with another article's sentences.
   const topArticle = relevant[0].passage.articleId;
