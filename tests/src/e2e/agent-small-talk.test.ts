@@ -105,7 +105,7 @@ t.test(
     const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Nestwise', workspaceArgs: ['--credits', '100'] });
     await importArticles(e2e.dir, ws, nestwise.articles);
     await enableAgent(ws);
-    for (const message of ["what's the meaning of life?", 'should I quit my job?', 'what is 15% of 80?']) {
+    for (const message of ["what's the meaning of life?", 'should I quit my job?', 'what is 15% of 80?', 'how do magnets work?', 'is coffee bad for you?']) {
       const r = await ws.api.post('/agent/messages', { message });
       t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
       t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Nestwise/, message);

@@ -39,6 +39,11 @@ export const OFF_TOPIC_REQUESTS: readonly string[] = [
   'Which phone, laptop or car should I buy?',
   'What should I name my pet or my baby?',
   'Is it true that the earth is flat?',
+  'Explain how this works in physics, chemistry or biology.',
+  'Why is the sky blue, and at what temperature does water boil?',
+  'Is coffee bad for my health, and how do I lose weight?',
+  'Which is better, cats or dogs, tea or coffee?',
+  'How do I fix a flat tyre on my car?',
 ];
 
 /**
