@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { enableAgent, importArticles } from '../support/agent';
-import { removeDir, startService, tempDir } from '../support/service';
-import { tenant } from '../support/workspace';
+import { withCentres } from './centres';
 import { centresOf, type Half } from './eval-set';
 
 /**
@@ -16,32 +14,22 @@ const PROBES = path.resolve(__dirname, '../../fixtures/eval/off-topic-probes.jso
 const main = async () => {
   const half = (process.argv.find((a) => a.startsWith('--half='))?.split('=')[1] ?? 'tuning') as Half;
   const lists = Object.entries(JSON.parse(readFileSync(PROBES, 'utf8')) as Record<string, unknown>).filter((e): e is [string, string[]] => Array.isArray(e[1]));
-  const dir = tempDir('probes-');
-  const svc = await startService(dir, { RATE_LIMIT_SCALE: '1000' });
-  try {
-    const answered = new Map<string, string[]>(lists.map(([name]) => [name, []]));
-    for (const centre of centresOf(half)) {
-      const ws = await tenant(svc.baseUrl, dir, { name: centre.name, workspaceArgs: ['--credits', '1000000'] });
-      await importArticles(dir, ws, centre.articles);
-      await enableAgent(ws);
-      for (const [name, messages] of lists) {
-        for (const message of messages) {
-          const r = await ws.api.post('/agent/messages', { message });
-          if (r.status !== 200) throw new Error(`${centre.name}: ${message}: ${r.status}`);
-          const sources = r.body.sources as string[];
-          if (sources.length > 0) answered.get(name)!.push(`${centre.name}: ${JSON.stringify(message)} → ${sources.join(', ')}`);
-        }
+  const answered = new Map<string, string[]>(lists.map(([name]) => [name, []]));
+  await withCentres(half, {}, async (centre, ws) => {
+    for (const [name, messages] of lists) {
+      for (const message of messages) {
+        const r = await ws.api.post('/agent/messages', { message });
+        if (r.status !== 200) throw new Error(`${centre.name}: ${message}: ${r.status}`);
+        const sources = r.body.sources as string[];
+        if (sources.length > 0) answered.get(name)!.push(`${centre.name}: ${JSON.stringify(message)} → ${sources.join(', ')}`);
       }
     }
-    console.log(`Off-topic probes, ${half} half (${centresOf(half).length} centres)`);
-    for (const [name, messages] of lists) {
-      const got = answered.get(name)!;
-      console.log(`  ${name.padEnd(12)} cited a passage ${got.length} times in ${messages.length * centresOf(half).length}`);
-      for (const line of got) console.log(`    ${line}`);
-    }
-  } finally {
-    await svc.stop();
-    removeDir(dir);
+  });
+  console.log(`Off-topic probes, ${half} half (${centresOf(half).length} centres)`);
+  for (const [name, messages] of lists) {
+    const got = answered.get(name)!;
+    console.log(`  ${name.padEnd(12)} cited a passage ${got.length} times in ${messages.length * centresOf(half).length}`);
+    for (const line of got) console.log(`    ${line}`);
   }
 };
 

@@ -1,7 +1,5 @@
-import { enableAgent, importArticles } from '../support/agent';
-import { removeDir, startService, tempDir } from '../support/service';
-import { tenant } from '../support/workspace';
-import { centresOf, type Half } from './eval-set';
+import { withCentres } from './centres';
+import { type Half } from './eval-set';
 import { askCentre, figures, type Figures, type Outcome } from './measure';
 
 /**
@@ -11,22 +9,12 @@ import { askCentre, figures, type Figures, type Outcome } from './measure';
  * `-- --half tuning|heldOut` measures one half; `AGENT_RERANKER=off` measures BM25 alone.
  */
 export const measureHalf = async (half: Half, env: Record<string, string> = {}): Promise<{ figures: Figures; outcomes: Outcome[]; ranking: string }> => {
-  const dir = tempDir('eval-');
-  const svc = await startService(dir, { RATE_LIMIT_SCALE: '1000', ...env });
-  try {
-    const ready = svc.output.map((l) => JSON.parse(l) as { msg?: string; ranking?: string }).find((l) => l.msg === 'knowledge index ready');
-    const outcomes: Outcome[] = [];
-    for (const centre of centresOf(half)) {
-      const ws = await tenant(svc.baseUrl, dir, { name: centre.name, workspaceArgs: ['--credits', '1000000'] });
-      await importArticles(dir, ws, centre.articles);
-      await enableAgent(ws);
-      outcomes.push(...(await askCentre((path, body) => ws.api.post(path, body), centre)));
-    }
-    return { figures: figures(outcomes), outcomes, ranking: ready?.ranking ?? 'unknown' };
-  } finally {
-    await svc.stop();
-    removeDir(dir);
-  }
+  const outcomes: Outcome[] = [];
+  const output = await withCentres(half, env, async (centre, ws) => {
+    outcomes.push(...(await askCentre((path, body) => ws.api.post(path, body), centre)));
+  });
+  const ready = output.map((l) => JSON.parse(l) as { msg?: string; ranking?: string }).find((l) => l.msg === 'knowledge index ready');
+  return { figures: figures(outcomes), outcomes, ranking: ready?.ranking ?? 'unknown' };
 };
 
 const pct = (n: number) => (Number.isNaN(n) ? '—' : `${(100 * n).toFixed(1)} %`);
