@@ -112,3 +112,29 @@ t.test(
     }
   },
 );
+
+t.test(
+  'on a whole help centre, everyday questions no list of requests named are declined, and a question near one of them is still answered',
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  async (t) => {
+    // A help centre of the tuning half (tests/fixtures/eval/canopy): a kitchen, cleaning, doors, a dog policy, opening hours.
+    const canopy = centre('canopy');
+    const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Canopy', workspaceArgs: ['--credits', '100'] });
+    await importArticles(e2e.dir, ws, canopy.articles);
+    await enableAgent(ws);
+    for (const message of [
+      'how do I remove a red wine stain from a carpet?',
+      "what's the difference between a cold and the flu?",
+      'what are some good exercises for back pain?',
+      'how do I fix a squeaky door?',
+      "what's the best way to clean windows?",
+    ]) {
+      const r = await ws.api.post('/agent/messages', { message });
+      t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
+      t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Canopy/, message);
+    }
+    // Some everyday request is about as near to it as the locations article is: declined with no margin.
+    const cities = await ws.api.post('/agent/messages', { message: 'In which cities can I find you?' });
+    t.strictSame([cities.status, cities.body.sources[0]], [200, 'Our locations and multi-location access']);
+  },
+);

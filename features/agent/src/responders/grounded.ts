@@ -22,12 +22,12 @@ import { quickReplyFor, WORDING } from './wording';
  *   it, the sentences sharing question terms are (when none does, the passage matched by its
  *   title or heading and its first sentence stands in);
  * - sentences are picked while they fit in the bubbles `response_length` allows (1 concise, 2
- *   balanced, 4 detailed; a bubble holds one passage's sentences, up to three while it stays
+ *   balanced, 4 detailed; a bubble holds one passage's sentences, up to four while it stays
  *   short, in the article's order): for each relevant passage in rank order its matching
  *   sentences, best first (a sentence opening with "Then…" or "It…", or answering a question
  *   the article asks, with the one before it; a question the article asks only with the one after it);
  *   then, to fill an answer of two bubbles or more, the best article's other sentences in text
- *   order, never another article's. Duplicate sentences are dropped;
+ *   order, on the same terms, never another article's. Duplicate sentences are dropped;
  *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
@@ -164,7 +164,7 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     if (fresh.length > 0 && layout([...picked, ...fresh]).length <= bubbles) picked.push(...fresh);
   };
   const neighbour = (p: Pick, offset: number) => pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index + offset);
-  for (const p of ranked) {
+  const takeWhole = (p: Pick) => {
     // A sentence that leans on the one before it comes with it ("Then set up 2FA again" alone
     // answers nothing), as does one answering the question before it.
     const previous = neighbour(p, -1);
@@ -175,10 +175,11 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
       const next = neighbour(p, 1);
       if (next) take(p, next);
     } else take(p);
-  }
+  };
+  for (const p of ranked) takeWhole(p);
   // A longer answer (two bubbles or more) is filled from the best article only: never padded with another article's sentences.
   const topArticle = relevant[0].passage.articleId;
-  if (bubbles > 1) for (const p of pool) if (p.hit.passage.articleId === topArticle) take(p);
+  if (bubbles > 1) for (const p of pool) if (p.hit.passage.articleId === topArticle) takeWhole(p);
   const chosen = layout(picked);
   return chosen.length === 0 ? null : { chosen, judged, relevant };
 };

@@ -12,12 +12,21 @@ const PHONE = /(?<![\w+(])[+(]?\d[\d\s().-]{5,}\d(?!\w)/g;
  * number (9 to 15 digits, so order numbers and dates are not taken for phones). Null when the
  * message has neither.
  */
-/** The message without its e-mail addresses and phone numbers: they are contact details, not words of the question. */
+/** What introduces contact details ("my email is", "reach me at"): it says nothing of the question either. */
+const LEAD_IN = String.raw`(?:(?:my|our)\s+(?:e-?mail(?:\s+address)?|(?:phone|mobile|cell)(?:\s+number)?|number)\s+is|(?:you\s+can\s+)?(?:reach|contact|e-?mail|call|text)\s+(?:me|us)\s+(?:at|on))\s*`;
+
+/**
+ * The message without its e-mail addresses and phone numbers, and the words that introduce
+ * them: they are contact details, not words of the question ("hello, my email is … and I want
+ * to know about Weather Skip" is about Weather Skip, and no nearer to a request to write something).
+ */
 export const withoutContactDetails = (message: string): string =>
-  message.replace(new RegExp(EMAIL.source, 'g'), ' ').replace(PHONE, (m) => {
-    const digits = m.replace(/\D/g, '').length;
-    return digits >= 9 && digits <= 15 ? ' ' : m;
-  });
+  message
+    .replace(new RegExp(`(?:${LEAD_IN})?${EMAIL.source}`, 'gi'), ' ')
+    .replace(new RegExp(`(${LEAD_IN})?(${PHONE.source})`, 'gi'), (m, _lead, phone: string) => {
+      const digits = phone.replace(/\D/g, '').length;
+      return digits >= 9 && digits <= 15 ? ' ' : m;
+    });
 
 export const findLead = (message: string): Lead | null => {
   const email = EMAIL.exec(message)?.[0] ?? null;

@@ -4,56 +4,19 @@ import { terms } from '../knowledge/text';
 import { passageTerms } from '../knowledge/sentences';
 import { AGENT_DEFAULTS } from '../config/decider';
 import type { Tone } from '../responders/types';
+import { OFF_TOPIC_REQUESTS } from './off-topic-requests';
 
-/**
- * Requests that no help centre answers, whatever its product: jokes, the weather, trivia,
- * advice on anything but the product. Written for any help centre, none in particular.
- */
-export const OFF_TOPIC_REQUESTS: readonly string[] = [
-  'Tell me a joke.',
-  'Write me a poem, a song or a story.',
-  'What will the weather be like tomorrow?',
-  'Recommend a good movie, TV show, book or song.',
-  'Which stocks or cryptocurrency should I invest in?',
-  'Give me a recipe for dinner.',
-  'Who won the match last night?',
-  'What is the capital of this country?',
-  'Solve this maths problem for me.',
-  'Translate this sentence into another language.',
-  'Are you a human or a bot?',
-  "What's your favourite colour?",
-  'Tell me about a famous person in history.',
-  'Help me with my homework.',
-  'What time is it right now?',
-  'What do you think about politics and the news?',
-  'Book me a restaurant, a flight or a hotel.',
-  'Give me dating or relationship advice.',
-  'Write some code for me.',
-  'What is the population of this country?',
-  'What is the best way to learn a language, an instrument or a sport?',
-  'What is the meaning of life? Is there a god, and what happens when we die?',
-  'How much is 12 plus 7, or 9 times 6?',
-  'How many planets are in the solar system, and how does gravity work?',
-  'When did the Second World War end, and who was the first president?',
-  'Give me advice about my health, my diet, my career or my love life.',
-  'Which phone, laptop or car should I buy?',
-  'What should I name my pet or my baby?',
-  'Is it true that the earth is flat?',
-  'Explain how this works in physics, chemistry or biology.',
-  'Why is the sky blue, and at what temperature does water boil?',
-  'Is coffee bad for my health, and how do I lose weight?',
-  'Which is better, cats or dogs, tea or coffee?',
-  'How do I fix a flat tyre on my car?',
-];
+export { OFF_TOPIC_REQUESTS };
 
 /**
  * How much closer to an off-topic request than to the best passage a message must be to count
- * as off-topic (unless it uses ABOUT_THE_PRODUCT of that passage's words). Tuning half of
- * tests/fixtures/eval: answerable questions stay at least 0.017 closer to a passage; the
- * off-topic and small-talk messages that reach a passage at all are 0.009 to 0.118 closer to a
- * request.
+ * as off-topic (unless it uses ABOUT_THE_PRODUCT of that passage's words). With some 280
+ * requests, some request is always near: on the tuning half of tests/fixtures/eval, a margin of
+ * 0 declined five answerable questions ("In which cities can I find you?" is 0.001 closer to a
+ * request on tenancy than to the locations article), 0.004 declines none of them and as many
+ * of the chosen probe lists' off-topic messages; 0.006 lets four more through.
  */
-export const OFF_TOPIC_MARGIN = 0;
+export const OFF_TOPIC_MARGIN = 0.004;
 
 /**
  * Whether a customer's message asks for something off-topic: closer in meaning to one of
