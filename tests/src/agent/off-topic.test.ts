@@ -1,5 +1,5 @@
 import t from 'tap';
-import { asksForSum, MIN_SIMILARITY, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
+import { asksForSum, CHOSEN_OFF_TOPIC_REQUESTS, MIN_SIMILARITY, OFF_TOPIC_MARGIN, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
 import { AGENT_DEFAULTS } from '@support/agent';
 import { hit } from '../support/hits';
 
@@ -20,6 +20,16 @@ t.test('a message closer to an off-topic request than to any passage is off-topi
   // Then it is off-topic, judged against every request
   t.strictSame(await offTopic(semantic, 'Tell me a joke about programmers', [PLANS]), true);
   t.strictSame(semantic.asked, [[...OFF_TOPIC_REQUESTS]]);
+});
+
+t.test('a request must be nearer than the closest passage by a margin; a message in another language meets only the chosen requests, by none', async (t) => {
+  // Given a passage at 0.83, and a request nearer to the message by less than the margin
+  t.strictSame(await offTopic(model(0.83 + OFF_TOPIC_MARGIN / 2), 'Tell me a joke about programmers', [PLANS]), false);
+  // A message in Spanish, as near to a request: compared with the chosen requests only, and declined
+  const semantic = model(0.83 + OFF_TOPIC_MARGIN / 2);
+  t.strictSame(await offTopic(semantic, '¿Me cuentas un chiste?', [PLANS]), true);
+  t.strictSame(semantic.asked, [[...CHOSEN_OFF_TOPIC_REQUESTS]]);
+  t.ok(CHOSEN_OFF_TOPIC_REQUESTS.length < OFF_TOPIC_REQUESTS.length);
 });
 
 t.test('a message closer to a passage is not', async (t) => {
