@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { defaultModelDir, missingModelFiles } from '@support/agent';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { adminJson } from '../support/service';
@@ -96,20 +96,36 @@ t.test('a lead in the first message: answered, stored on the customer and the co
   );
 });
 
+/** A workspace holding a whole help centre of tests/fixtures/eval, its agent on. */
+const wholeCentre = async (name: string, business: string) => {
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: business, workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, centre(name).articles);
+  await enableAgent(ws);
+  return ws;
+};
+
+/** Each message gets the free decline naming the business, citing nothing. */
+const declines = async (t: Test, ws: Awaited<ReturnType<typeof wholeCentre>>, business: string, messages: string[]) => {
+  for (const message of messages) {
+    const r = await ws.api.post('/agent/messages', { message });
+    t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
+    t.match(r.body.messages[0], new RegExp(`AI assistant, so I can only help with questions about ${business}`), message);
+  }
+};
+
 t.test(
   'on a whole help centre, a question about life rather than the product is declined, though passages on its subject are near',
   { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
   async (t) => {
     // A help centre of the tuning half (tests/fixtures/eval/nestwise): subscriptions to cancel, batteries with a "life".
-    const nestwise = centre('nestwise');
-    const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Nestwise', workspaceArgs: ['--credits', '100'] });
-    await importArticles(e2e.dir, ws, nestwise.articles);
-    await enableAgent(ws);
-    for (const message of ["what's the meaning of life?", 'should I quit my job?', 'what is 15% of 80?', 'how do magnets work?', 'is coffee bad for you?']) {
-      const r = await ws.api.post('/agent/messages', { message });
-      t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
-      t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Nestwise/, message);
-    }
+    const ws = await wholeCentre('nestwise', 'Nestwise');
+    await declines(t, ws, 'Nestwise', [
+      "what's the meaning of life?",
+      'should I quit my job?',
+      'what is 15% of 80?',
+      'how do magnets work?',
+      'is coffee bad for you?',
+    ]);
   },
 );
 
@@ -118,21 +134,14 @@ t.test(
   { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
   async (t) => {
     // A help centre of the tuning half (tests/fixtures/eval/canopy): a kitchen, cleaning, doors, a dog policy, opening hours.
-    const canopy = centre('canopy');
-    const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Canopy', workspaceArgs: ['--credits', '100'] });
-    await importArticles(e2e.dir, ws, canopy.articles);
-    await enableAgent(ws);
-    for (const message of [
+    const ws = await wholeCentre('canopy', 'Canopy');
+    await declines(t, ws, 'Canopy', [
       'how do I remove a red wine stain from a carpet?',
       "what's the difference between a cold and the flu?",
       'what are some good exercises for back pain?',
       'how do I fix a squeaky door?',
       "what's the best way to clean windows?",
-    ]) {
-      const r = await ws.api.post('/agent/messages', { message });
-      t.strictSame([r.status, r.body.credits_used, r.body.sources], [200, 0, []], message);
-      t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Canopy/, message);
-    }
+    ]);
     // Some everyday request is about as near to it as the locations article is: declined with no margin.
     const cities = await ws.api.post('/agent/messages', { message: 'In which cities can I find you?' });
     t.strictSame([cities.status, cities.body.sources[0]], [200, 'Our locations and multi-location access']);
