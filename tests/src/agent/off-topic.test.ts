@@ -7,9 +7,9 @@ import { hit } from '../support/hits';
 const PLANS = { ...hit('art_plans', 0, 'Plans', null, 'Plus is $4.99 a month.', 3), similarity: 0.83 };
 const model = (requestSimilarity: number) => ({
   asked: [] as string[][],
-  async textSimilarities(_message: string, texts: readonly string[]) {
+  async closestInList(_message: string, texts: readonly string[]) {
     this.asked.push([...texts]);
-    return texts.map((_, i) => (i === 0 ? requestSimilarity : 0.5));
+    return requestSimilarity;
   },
 });
 

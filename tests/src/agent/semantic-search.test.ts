@@ -83,6 +83,31 @@ t.test("a passage's closest sentence counts: the passage holding the sentence th
   );
 });
 
+t.test("a list's closest text: the list is embedded once, each question after it only itself", async (t) => {
+  // Given a model (made up, eight dimensions) that puts a text on the axis of the first fruit it names, counting what it embeds
+  const FRUITS = ['apple', 'pear', 'plum', 'fig', 'kiwi', 'lime', 'date', 'yuzu'];
+  const embedded: string[] = [];
+  const model = {
+    name: 'made-up',
+    dimensions: 8,
+    embed: async (texts: readonly string[]) =>
+      texts.map((text) => {
+        embedded.push(text);
+        const v = new Float32Array(8);
+        v[FRUITS.findIndex((f) => text.includes(f))] = 1;
+        return v;
+      }),
+    close: async () => undefined,
+  };
+  const semantic = new SemanticSearch(model);
+  const LIST = ['an apple', 'a plum', 'a fig'];
+  // Then the closest is 1 for a fruit on the list, 0 for one off it
+  t.strictSame([await semantic.closestInList('plum?', LIST), await semantic.closestInList('kiwi?', LIST)], [1, 0]);
+  t.strictSame(await semantic.closestInList('fig?', LIST), Math.max(...(await semantic.textSimilarities('fig?', LIST))));
+  // And the list was embedded once, the questions one each
+  t.strictSame(embedded, ['plum?', 'an apple', 'a plum', 'a fig', 'kiwi?', 'fig?']);
+});
+
 t.test('search sees every change to the index: an article added, changed or removed after a search', async (t) => {
   // Given a model (made up, eight dimensions: the SIMD path) that puts a text on the axis of
   // the first fruit it names, and a search already made (the workspace's passages are kept as

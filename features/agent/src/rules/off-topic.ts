@@ -28,7 +28,7 @@ export const OFF_TOPIC_MARGIN = 0.004;
  * this year"). Search found `hits`; when it found none, every passage is below MIN_SIMILARITY.
  * Without the embedding model, only a sum is (BM25's word-share rule stands).
  */
-export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
+export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
   if (asksForSum(message)) return true;
   if (!semantic) return false;
   // The word count first: a question about the product needs no call to the model.
@@ -37,8 +37,8 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'textSimilarities'
   // A message in another language meets English text in a narrower band of similarity, where
   // one of many requests is near by chance: it is compared with the chosen requests only.
   const english = looksEnglish(message);
-  const requests = await semantic.textSimilarities(message, english ? OFF_TOPIC_REQUESTS : CHOSEN_OFF_TOPIC_REQUESTS);
-  return Math.max(...requests) > closest + (english ? OFF_TOPIC_MARGIN : 0);
+  const request = await semantic.closestInList(message, english ? OFF_TOPIC_REQUESTS : CHOSEN_OFF_TOPIC_REQUESTS);
+  return request > closest + (english ? OFF_TOPIC_MARGIN : 0);
 };
 
 const NUMBER = String.raw`[-+]?\d[\d.,]*`;
