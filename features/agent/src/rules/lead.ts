@@ -3,15 +3,11 @@ export interface Lead {
   phone: string | null;
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+/** An address starts where a run of its characters starts: tried at every letter of a long word, it took time quadratic in the word. */
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 /** A run of digits with the usual separators, optionally starting with +. */
 const PHONE = /(?<![\w+(])[+(]?\d[\d\s().-]{5,}\d(?!\w)/g;
 
-/**
- * Contact details in a customer's message: the first e-mail address, and the first phone
- * number (9 to 15 digits, so order numbers and dates are not taken for phones). Null when the
- * message has neither.
- */
 /** What introduces contact details ("my email is", "reach me at"): it says nothing of the question either. */
 const LEAD_IN = String.raw`(?:(?:my|our)\s+(?:e-?mail(?:\s+address)?|(?:phone|mobile|cell)(?:\s+number)?|number)\s+is|(?:you\s+can\s+)?(?:reach|contact|e-?mail|call|text)\s+(?:me|us)\s+(?:at|on))\s*`;
 
@@ -28,6 +24,11 @@ export const withoutContactDetails = (message: string): string =>
       return digits >= 9 && digits <= 15 ? ' ' : m;
     });
 
+/**
+ * Contact details in a customer's message: the first e-mail address, and the first phone
+ * number (9 to 15 digits, so order numbers and dates are not taken for phones). Null when the
+ * message has neither.
+ */
 export const findLead = (message: string): Lead | null => {
   const email = EMAIL.exec(message)?.[0] ?? null;
   const withoutEmail = email ? message.replace(email, ' ') : message;

@@ -12,21 +12,22 @@ export { CHOSEN_OFF_TOPIC_REQUESTS, OFF_TOPIC_REQUESTS };
  * How much closer to an off-topic request than to the best passage a message must be to count
  * as off-topic (unless it uses ABOUT_THE_PRODUCT of that passage's words). With some 280
  * requests, some request is always near: on the tuning half of tests/fixtures/eval, a margin of
- * 0 declined five answerable questions ("In which cities can I find you?" is 0.001 closer to a
- * request on tenancy than to the locations article), 0.004 declines none of them and as many
- * of the chosen probe lists' off-topic messages; 0.006 lets four more through.
+ * 0 declined five answerable questions ("In which cities can I find you?" among them), 0.004
+ * none of them, and as many of the chosen probe lists' off-topic messages; 0.006 let four
+ * more through.
  */
 export const OFF_TOPIC_MARGIN = 0.004;
 
 /**
  * Whether a customer's message asks for something off-topic: closer in meaning to one of
- * OFF_TOPIC_REQUESTS than to any passage (by OFF_TOPIC_MARGIN). A message that does not read
- * as English is compared with CHOSEN_OFF_TOPIC_REQUESTS, by no margin: on the tuning half, 9 of
- * its 26 such answerable questions came within 0.02 of an everyday request, and none closer to
- * a chosen one than to its passage; the off-topic messages declined were the same. Such a message cites nothing, however many of its
- * words the help centre happens to use ("a joke about programmers", "which stocks should I buy
- * this year"). Search found `hits`; when it found none, every passage is below MIN_SIMILARITY.
- * Without the embedding model, only a sum is (BM25's word-share rule stands).
+ * OFF_TOPIC_REQUESTS than to any passage, by OFF_TOPIC_MARGIN. Such a message cites nothing,
+ * however many of its words the help centre happens to use ("a joke about programmers", "which
+ * stocks should I buy this year"). A message that does not read as English is compared with
+ * CHOSEN_OFF_TOPIC_REQUESTS only, by no margin: on the tuning half, 9 of its 26 such answerable
+ * questions came within 0.02 of an everyday request, none nearer to a chosen one than to its
+ * passage, and the same off-topic messages were declined. Search found `hits`; when it found
+ * none, every passage is below MIN_SIMILARITY. Without the embedding model, only a sum is
+ * (BM25's word-share rule stands).
  */
 export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
   if (asksForSum(message)) return true;
