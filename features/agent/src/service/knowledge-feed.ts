@@ -4,7 +4,7 @@ import { defaultModelDir } from '../knowledge/e5-model';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts, mentionedIn } from '../knowledge/sentences';
-import { OFF_TOPIC_REQUESTS, offTopic } from '../rules/off-topic';
+import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
 import { unknownSubject } from '../rules/unknown-subject';
 import type { QuestionPart } from '../responders/types';
@@ -31,7 +31,6 @@ export class KnowledgeFeed {
   /** The log head when the feed started: until it is reached, `indexed` flags are compared only once, at the end. */
   private startHead: Position | null = null;
   private readonly unsettled = new Set<string>();
-  private requestsEmbedded: Promise<void> | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -158,11 +157,6 @@ export class KnowledgeFeed {
       const semantic = this.semantic;
       if (this.index.upsert(article) && semantic) {
         const passages = this.index.passagesOf(article.workspace_id, id);
-        // The off-topic rule's requests too, once: the first question would wait for some 280 of them.
-        this.requestsEmbedded ??= semantic.embed(OFF_TOPIC_REQUESTS, 'passage').then(
-          () => undefined,
-          (err: unknown) => this.log.warn('could not embed the off-topic requests', { error: String(err) }),
-        );
         semantic
           .warm(passages)
           .then(() => semantic.embed(passages.flatMap(answerTexts), 'passage'))
