@@ -43,7 +43,7 @@ export { TermScoreCache } from './knowledge/term-scores';
 export { searchableText, compareHits } from './knowledge/ranking';
 export { LabelledQuestion, RetrievalQuality, retrievalQuality, distinctIds } from './knowledge/quality';
 export { SemanticSearch, searchKnowledge, passageForEmbedding, FUSION_BM25_WEIGHT, MIN_SIMILARITY } from './knowledge/embeddings';
-export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES } from './knowledge/e5-model';
+export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES, MAX_QUERY_CHARS, queryText } from './knowledge/e5-model';
 export { VectorFile } from './knowledge/vector-file';
 export { mentionedIn } from './knowledge/sentences';
 export * from './service/configs';

@@ -2,7 +2,7 @@ import { Position } from '@support/eventstore';
 import { ID_PREFIX } from '@support/domain';
 import { Aggregate, ChannelResolver, CommandContext, Deps, execute, idsOf, load } from '@support/application';
 import { customerDecider, CustomerEvent, CustomerInput, Customers, customerStream } from '@support/customers';
-import { ConversationCommand, conversationDecider, ConversationState } from './decider';
+import { ConversationCommand, conversationDecider, ConversationState, firstMessageWith } from './decider';
 import { ConversationChannel, ConversationEvent } from './events';
 
 export const conversationAggregate: Aggregate<ConversationCommand, ConversationEvent, ConversationState> = {
@@ -109,7 +109,7 @@ export class Conversations {
       client_message_id: input.client_message_id ?? null,
     });
     if (outcome.events.length === 0 && outcome.state.exists && input.client_message_id) {
-      return { id: outcome.state.clientMessageIds[input.client_message_id], created: false, position: null };
+      return { id: firstMessageWith(outcome.state, input.client_message_id)!, created: false, position: null };
     }
     return { id, created: true, position: outcome.position };
   }

@@ -148,7 +148,7 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
     if (command.type === 'post_message') {
       if (isBlank(command.content)) return fail('validation', 'content must not be blank');
       // The caller's own id makes a retried post harmless: the first message stands.
-      if (command.client_message_id !== null && state.clientMessageIds[command.client_message_id]) return E.right([]);
+      if (command.client_message_id !== null && firstMessageWith(state, command.client_message_id) !== null) return E.right([]);
       const { type: _type, workspace_id: _ws, ...message } = command;
       return E.right([messageEvent(state, message)]);
     }
@@ -190,3 +190,10 @@ export const conversationDecider: Decider<ConversationCommand, ConversationEvent
     }
   },
 };
+
+/**
+ * The message a caller's `client_message_id` first posted, if any. Own keys only: an id such as
+ * "toString" or "__proto__" is the caller's, not the object's (they read as already posted).
+ */
+export const firstMessageWith = (state: ConversationState, clientMessageId: string): string | null =>
+  state.exists && Object.hasOwn(state.clientMessageIds, clientMessageId) ? state.clientMessageIds[clientMessageId] : null;

@@ -6,6 +6,7 @@ import {
   ArticleForIndex,
   defaultModelDir,
   E5Model,
+  queryText,
   KnowledgeIndex,
   LabelledQuestion,
   missingModelFiles,
@@ -196,6 +197,23 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
     const alone = await semantic.model.embed([texts[41]], 'query');
     t.ok(cosine(together[41][0], alone[0]) > 0.9999, 'same vector in a batch and alone');
     t.ok(cosine(together[3][0], together[41][0]) < 0.9999, 'different texts, different vectors');
+  });
+
+  t.test('a long message is embedded by its start and end, and never holds up the short questions behind it', async (t) => {
+    const model = await E5Model.load(MODEL_DIR);
+    if (typeof model === 'string') throw new Error(model);
+    t.teardown(() => model.close());
+    const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `word${(i * 7919 + seed) % 1000}`).join(' ');
+    // Given a dozen messages of 10,000 characters from one workspace, then a short question from another
+    const finished: string[] = [];
+    const long = Array.from({ length: 12 }, (_, i) => model.embed([words(1200, i).slice(0, 10_000)], 'query').then(() => finished.push(`long ${i}`)));
+    const short = model.embed(['How do I return an item?'], 'query').then(() => finished.push('short'));
+    await Promise.all([...long, short]);
+    // Then the short question is answered right after the one batch already under way
+    t.strictSame(finished.indexOf('short'), 1, finished.join(', '));
+    // And a long message is embedded as its first and last 500 characters
+    t.equal(queryText('a'.repeat(400) + 'b'.repeat(9_200) + 'c'.repeat(400)), `${'a'.repeat(400)}${'b'.repeat(100)} … ${'b'.repeat(100)}${'c'.repeat(400)}`);
+    t.equal(queryText('short'), 'short');
   });
 
   t.test('the model process dies: the call under way fails, the next one starts it again', async (t) => {

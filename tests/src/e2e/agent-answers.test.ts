@@ -1,6 +1,7 @@
 import t from 'tap';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { serviceFixture } from '../support/fixture';
+import { tenant } from '../support/workspace';
 
 // What a reply holds, as a customer reads it (with the embedding model, as `npm start` runs).
 
@@ -103,4 +104,32 @@ t.test('a follow-up of a follow-up is read with the message that named the subje
   t.equal(third.status, 200);
   t.strictSame(third.body.sources, ['Gift cards']);
   t.match(third.body.messages.join(' '), /never expires/);
+});
+
+t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
+  // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    { id: kbId(81), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
+    {
+      id: kbId(82),
+      title: 'Resetting your password',
+      content:
+        'To reset your password, click **Forgot password** on the sign-in page and follow the link we e-mail you. The link is valid for 1 hour.\n\n' +
+        'See [the sign-in help](https://acme.example/help/signin).\n\n![Sign-in page](https://acme.example/img/signin.png)',
+    },
+  ]);
+  await enableAgent(ws, { escalation: { enabled: true } });
+  for (const message of ['Is there a student discount?', 'Do you sell bicycles?']) {
+    // When a question the help centre cannot answer is asked
+    const r = await ws.api.post('/agent/messages', { message });
+    // Then the password article is not quoted, nor charged: the customer is handed to a person
+    t.strictSame([r.status, r.body.sources, r.body.credits_used, r.body.escalated, r.body.escalation_reason], [200, [], 0, true, 'no_answer'], message);
+  }
+  // And the article is still answered from, its link and image with it
+  const r = await ws.api.post('/agent/messages', { message: 'show me the sign-in page' });
+  t.strictSame(
+    [r.body.sources, r.body.images, r.body.buttons],
+    [['Resetting your password'], ['https://acme.example/img/signin.png'], [{ text: 'the sign-in help', url: 'https://acme.example/help/signin' }]],
+  );
 });

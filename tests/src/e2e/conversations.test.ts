@@ -148,6 +148,18 @@ t.test('messages: agent messages, newest first, counted; client_message_id dedup
   );
 });
 
+t.test("a client_message_id named like an object's own property is the caller's id like any other", async (t) => {
+  const c = (await e2e.ws.api.post('/conversations')).body;
+  for (const clientId of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+    // When a message is posted with it, then posted again
+    const first = await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: `first ${clientId}`, client_message_id: clientId });
+    const again = await e2e.ws.api.post(`/conversations/${c.id}/messages`, { content: `again ${clientId}`, client_message_id: clientId });
+    // Then the first is created (never a 503 claiming a write that did not happen), and the retry returns it
+    t.strictSame([first.status, again.status, again.body.id, again.body.content], [201, 201, first.body.id, `first ${clientId}`], clientId);
+  }
+  t.equal((await e2e.ws.api.get(`/conversations/${c.id}`)).body.message_count, 4);
+});
+
 t.test('list filters: status, channel, customer_id, priority, channel_id', async (t) => {
   const o = await tenant(e2e.svc.baseUrl, e2e.dir);
   const a = (await o.api.post('/conversations', { channel: 'widget', customer: { external_id: 'cust-a' } })).body;

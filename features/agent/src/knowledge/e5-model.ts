@@ -29,6 +29,20 @@ export const missingModelFiles = (modelDir: string): string[] => MODEL_FILES.fil
 const BATCH = 32;
 /** Longest text sent, in UTF-16 units (e5 reads 512 tokens; longer texts are averaged over windows). */
 const MAX_CHARS = 8_000;
+/**
+ * Longest question embedded: its start and its end (where a long message states and asks), at
+ * most one window of the model. Search's words still come from the whole message. A customer
+ * question is rarely a tenth of it (the evaluation set's longest: 153); a 10,000-character
+ * message took about 5 s of the model, and a dozen of them from one workspace held every
+ * other workspace's questions for a minute (an attacker's trial).
+ */
+export const MAX_QUERY_CHARS = 1_000;
+/** Questions up to this long go first: a long one delays the others by its own batch at most. */
+const SHORT_QUERY_CHARS = 300;
+
+/** A question as it is embedded: whole when short, else its first and last halves of MAX_QUERY_CHARS. */
+export const queryText = (text: string): string =>
+  text.length <= MAX_QUERY_CHARS ? text : `${text.slice(0, MAX_QUERY_CHARS / 2)} … ${text.slice(-MAX_QUERY_CHARS / 2)}`;
 
 interface Waiting {
   text: string;
@@ -93,7 +107,10 @@ export class E5Model implements EmbeddingModel {
       texts.map(
         (text) =>
           new Promise<Float32Array>((resolve, reject) => {
-            this.waiting[kind].push({ text: text.slice(0, MAX_CHARS), done: (v) => (v instanceof Error ? reject(v) : resolve(v)) });
+            this.waiting[kind].push({
+              text: kind === 'query' ? queryText(text) : text.slice(0, MAX_CHARS),
+              done: (v) => (v instanceof Error ? reject(v) : resolve(v)),
+            });
           }),
       ),
     );
@@ -122,7 +139,7 @@ export class E5Model implements EmbeddingModel {
     const kind: TextKind | null = this.waiting.query.length > 0 ? 'query' : this.waiting.passage.length > 0 ? 'passage' : null;
     if (kind === null) return;
     this.running = true;
-    const batch = this.waiting[kind].splice(0, BATCH);
+    const batch = kind === 'query' ? this.shortFirst() : this.waiting.passage.splice(0, BATCH);
     this.call(
       batch.map((b) => b.text),
       kind,
@@ -135,6 +152,16 @@ export class E5Model implements EmbeddingModel {
         this.running = false;
         this.pump();
       });
+  }
+
+  /** The next batch of questions: the short ones that wait first, in arrival order, then the long. */
+  private shortFirst(): Waiting[] {
+    const waiting = this.waiting.query;
+    const short = waiting.filter((w) => w.text.length <= SHORT_QUERY_CHARS);
+    const batch = [...short, ...waiting.filter((w) => w.text.length > SHORT_QUERY_CHARS)].slice(0, BATCH);
+    const taken = new Set(batch);
+    this.waiting.query = waiting.filter((w) => !taken.has(w));
+    return batch;
   }
 
   private process(): ChildProcess {

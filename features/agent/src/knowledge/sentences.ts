@@ -28,6 +28,16 @@ export const analysed = <K extends 'terms' | 'units'>(passage: Passage, key: K, 
 export const passageTerms = (passage: Passage): Set<string> =>
   analysed(passage, 'terms', () => new Set(terms(`${passage.title}\n${passage.heading ?? ''}\n${passage.text}`)));
 
+/** Markdown links and images, autolinks and bare URLs: a passage's labels, not its words. */
+const LINKS = /!?\[[^\]\n]*\]\([^)\n]*\)|<https?:\/\/[^\s>]+>|https?:\/\/\S+/gi;
+
+/**
+ * A paragraph that is only a link or an image, with a word of lead-in at most ("See [the
+ * sign-in help](…).", "![Wiring diagram](…)"): it says nothing of its own, and its few words
+ * read close in meaning to almost any short question.
+ */
+export const labelOnly = (passage: Passage): boolean => terms(passage.text.replace(LINKS, ' ')).length <= 1;
+
 /** Whether any of the passages holds the word (any case, as a whole word); they are listed only when a word is asked about. */
 export const mentionedIn =
   (passages: () => readonly Passage[]) =>

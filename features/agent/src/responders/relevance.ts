@@ -1,6 +1,6 @@
 import { MIN_SIMILARITY } from '../knowledge/embeddings';
 import { looksEnglish, terms } from '../knowledge/text';
-import { passageTerms } from '../knowledge/sentences';
+import { labelOnly, passageTerms } from '../knowledge/sentences';
 import type { SearchHit } from '../knowledge/types';
 
 /*
@@ -25,6 +25,10 @@ export const MIN_TERM_SHARE = 0.5;
  * rule is on meaning instead: a hit is RELEVANT when its similarity is at least MIN_SIMILARITY
  * (embeddings.ts: all answerable questions of the tuning half of tests/fixtures/eval reach it,
  * off-topic ones stay below 0.808) and within SIMILARITY_MARGIN of the best hit's.
+ * A passage that is only a link or an image (`labelOnly`) is judged on words alone: it must share
+ * one with the question, and its similarity sets no bar for the others. Its few words read close
+ * to any short question: a help centre's "See [the sign-in help](…)" answered "Is there a
+ * student discount?" with the password article, and pushed the real passages out of the margin.
  */
 export const SIMILARITY_MARGIN = 0.02;
 /**
@@ -48,11 +52,15 @@ interface Scored {
 export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[] => {
   const question = new Set(terms(message));
   const best = hits.reduce((max, h) => Math.max(max, h.score), 0);
-  const bestSimilarity = hits.reduce((max, h) => Math.max(max, h.similarity ?? -1), -1);
-  const english = looksEnglish(message);
-  return hits.map((hit) => {
+  const sharing = hits.map((hit) => {
     const own = passageTerms(hit.passage);
-    const shared = [...question].filter((q) => own.has(q)).length;
+    return [...question].filter((q) => own.has(q)).length;
+  });
+  const byMeaning = hits.map((hit, i) => hit.similarity !== undefined && (sharing[i] > 0 || !labelOnly(hit.passage)));
+  const bestSimilarity = hits.reduce((max, h, i) => (byMeaning[i] ? Math.max(max, h.similarity!) : max), -1);
+  const english = looksEnglish(message);
+  return hits.map((hit, i) => {
+    const shared = sharing[i];
     const share = question.size === 0 ? 0 : shared / question.size;
     const relative = best > 0 && hit.score > 0 ? hit.score / best : 0;
     // Hits of the hybrid search carry the embedding similarity, a better gate than shared
@@ -60,7 +68,8 @@ export const judgeHits = (message: string, hits: readonly SearchHit[]): Scored[]
     const relevant =
       hit.similarity === undefined
         ? share >= MIN_TERM_SHARE && relative >= MIN_RELATIVE_SCORE
-        : hit.similarity >= MIN_SIMILARITY &&
+        : byMeaning[i] &&
+          hit.similarity >= MIN_SIMILARITY &&
           hit.similarity >= bestSimilarity - SIMILARITY_MARGIN &&
           (shared > 0 || !english || hit.similarity >= MIN_SIMILARITY_NO_SHARED_WORD);
     return { hit, share, relevant, related: shared > 0 && relative >= MIN_RELATED_SCORE };

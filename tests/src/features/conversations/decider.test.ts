@@ -103,6 +103,14 @@ t.test('a repeated client_message_id records nothing', async (t) => {
     .when(message({ id: 'msg_2', client_message_id: 'c-2' }))
     .then(t, [messageCreated('msg_2', 'c-2')]);
 });
+t.test("a client_message_id named like an object's property is recorded the first time", async (t) => {
+  given([created, messageCreated('msg_1', 'c-1')])
+    .when(message({ id: 'msg_2', client_message_id: 'toString' }))
+    .then(t, [messageCreated('msg_2', 'toString')]);
+  given([created, messageCreated('msg_1', '__proto__')])
+    .when(message({ id: 'msg_2', client_message_id: '__proto__' }))
+    .then(t, []);
+});
 t.test('blank content is refused', async (t) =>
   given([created])
     .when(message({ content: '  ' }))
