@@ -18,7 +18,7 @@ const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
   key revoke --id KEY_ID
   import --workspace ID --file PATH
   events replay [--workspace ID] [--from POSITION]
-  projections rebuild [--name NAME]
+  projections rebuild [--name NAME] [--workers N]
   projections set-aside [--all]
   projections retry --id ID
   projections skip --id ID

@@ -6,7 +6,7 @@ import type { Figures } from '../eval/measure';
 /**
  * The agent on help centres it was never tuned on: the held-out half of tests/fixtures/eval
  * (four help centres) through the HTTP API of the service as `npm start` runs it. Floors a few
- * points under the figures measured (docs/guides/agent.md), so a change that makes answers worse
+ * points under the figures measured (docs/guides/agent.md, and docs/internals/agent-evaluation.md), so a change that makes answers worse
  * on unseen help centres fails here; no internal, draft or AI-disabled content may ever show.
  * Measured (hybrid, multilingual-e5-small, 2026-11-27, with some 280 off-topic requests):
  * recall@1 0.833, recall@5 0.994, right article cited 0.931, key fact stated 0.803, follow-ups
