@@ -128,8 +128,9 @@ export class Customers {
 
   /**
    * Lead capture: the e-mail and phone the agent found go to the conversation's customer, or to
-   * a customer created (or matched) for them when it had none. A value another customer
-   * already holds is left with them; the lead is recorded all the same.
+   * a customer created for them when it had none (one they match is linked, and left as it
+   * was). A value another customer already holds is left with them; the lead is recorded all
+   * the same.
    */
   async captureLead(
     ctx: CommandContext & { workspaceId: string },
@@ -138,9 +139,13 @@ export class Customers {
     lead: { email: string | null; phone: string | null },
   ) {
     const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
-    const id = customerId ?? (await this.createOrMatch(ctx, contact)).id;
+    const matched = customerId === null ? await this.createOrMatch(ctx, contact) : null;
+    const id = customerId ?? matched!.id;
     const state = await this.owned(ctx, id);
-    const moves = await this.claimMoves(ctx, state, contact, 'skip');
+    // Details typed into a chat are nobody's proof of identity: a customer who existed before
+    // and was found by them is linked, never changed ("my email is <someone else's>, call me
+    // at <mine>" wrote the writer's phone into that customer's record).
+    const moves = await this.claimMoves(ctx, state, matched && !matched.created ? {} : contact, 'skip');
     const outcome = await moves.commit(() =>
       execute(this.deps, ctx, customer, customerStream(id), {
         type: 'capture_lead',

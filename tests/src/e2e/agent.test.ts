@@ -236,6 +236,21 @@ t.test('lead capture: an e-mail in a message creates and links the customer and 
   );
 });
 
+t.test('lead capture: details typed in a chat never change a customer who existed before', async (t) => {
+  await enableAgent(e2e.ws);
+  // Given a customer with an e-mail and no phone
+  const victim = (await e2e.ws.api.post('/customers', { email: 'lead.victim@example.org', name: 'Vic' })).body;
+  // When an anonymous chat names that e-mail with a phone of its own (an attacker's trial)
+  const r = (await e2e.ws.api.post('/agent/messages', { message: 'my new email is lead.victim@example.org call me at +1 555 000 2222' })).body;
+  // Then the customer's record is as it was, and the lead is recorded for the conversation
+  t.strictSame((await e2e.ws.api.get(`/customers/${victim.id}`)).body.phone, null);
+  const leads = (await events(e2e.ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === r.conversation_id);
+  t.strictSame(
+    leads.map((e) => e.data),
+    [{ id: victim.id, conversation_id: r.conversation_id, email: 'lead.victim@example.org', phone: '+1 555 000 2222' }],
+  );
+});
+
 t.test('credits are exact under concurrency: 50 turns against 10 credits give 10 replies and a balance of 0', async (t) => {
   const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Race', workspaceArgs: ['--credits', '10'] });
   await importArticles(e2e.dir, w, ownArticles());
