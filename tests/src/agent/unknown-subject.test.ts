@@ -1,5 +1,5 @@
 import t from 'tap';
-import { unknownSubject } from '@support/agent';
+import { asksTheBusiness, unknownSubject } from '@support/agent';
 
 // The help centre's words, as the knowledge feed checks them (any case, whole words).
 const KNOWN = new Set(['alexa', 'google', 'home', 'canada', 'plus', 'nestwise', 'hub']);
@@ -28,4 +28,22 @@ t.test('the rest is answered from the articles as usual', async (t) => {
     ['Kann ich mit Bitcoin zahlen?', 'German capitalises its nouns'],
   ])
     t.equal(unknownSubject(message, mentioned), false, `${message}: ${why}`);
+});
+
+t.test('a yes-or-no question put to the business, not a request to the assistant', async (t) => {
+  const asked = [
+    'Do you deliver to Australia?',
+    'Hi, can I pay in Bitcoin?',
+    'Does your app work on Android?',
+    'Is there a store in Paris?',
+    'Are you open on Sundays?',
+  ];
+  const not = [
+    'Do you know who won the World Cup?',
+    'Can you tell me a joke about Paris?',
+    'Will it rain in Seattle tomorrow?',
+    'What does delivery cost?',
+    'Could you recommend a film?',
+  ];
+  t.strictSame([...asked, ...not].map(asksTheBusiness), [...asked.map(() => true), ...not.map(() => false)]);
 });

@@ -133,3 +133,21 @@ t.test('a paragraph that is only a link or an image answers no question it share
     [['Resetting your password'], ['https://acme.example/img/signin.png'], [{ text: 'the sign-in help', url: 'https://acme.example/help/signin' }]],
   );
 });
+
+t.test('a yes-or-no question to the business on something no article names is handed over, not declined as off-topic', async (t) => {
+  // Given a help centre with no word on delivery, and escalation on (a newcomer's trial)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Tiny', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    { id: kbId(91), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
+    { id: kbId(92), title: 'Returns', content: 'You can return an unused item within 30 days of delivery for a full refund.' },
+  ]);
+  await enableAgent(ws, { escalation: { enabled: true } });
+  // When the customer asks whether it delivers to a country, near as that is to questions about the country
+  const r = await ws.api.post('/agent/messages', { message: 'Do you deliver to Australia?' });
+  // Then a person takes it over as a question the articles cannot answer
+  t.strictSame([r.status, r.body.escalated, r.body.escalation_reason, r.body.sources, r.body.credits_used], [200, true, 'no_answer', [], 0]);
+  // And a question to the assistant about a place is still declined as off-topic, never handed over
+  const trivia = await ws.api.post('/agent/messages', { message: 'Do you know what the capital of Australia is?' });
+  t.strictSame([trivia.body.escalated, trivia.body.sources], [false, []]);
+  t.match(trivia.body.messages[0], /can only help with questions about Tiny/);
+});

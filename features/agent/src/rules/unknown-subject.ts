@@ -39,3 +39,18 @@ const namesIn = (sentence: string): string[] =>
   [...sentence.matchAll(/(?<=[\s(/"'])(\p{Lu}[\p{L}\p{N}'-]*)/gu)]
     .map((m) => m[1].replace(/'s$/, ''))
     .filter((w) => w !== 'I' && w !== "I'm" && w !== w.toUpperCase());
+
+/**
+ * A yes-or-no question put to the business about what it does or has ("Do you deliver…?", "Can
+ * I pay…?", "Does your app…?", "Is there a…?"), not a request to the assistant ("Can you tell
+ * me…?", "Do you know…?").
+ */
+export const asksTheBusiness = (message: string): boolean => {
+  const asked = questionSentence(message);
+  return asked !== null && TO_THE_BUSINESS.test(asked) && !TO_THE_ASSISTANT.test(asked);
+};
+
+const TO_THE_BUSINESS =
+  /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|does|did|can|could|will|would|may|is|are|have|has)\s+(?:you|your|i|we|my|our|there)\b/i;
+const TO_THE_ASSISTANT =
+  /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|can|could|will|would)\s+you\s+(?:know|think|like|believe|feel|tell|give|recommend|suggest|write|explain|help|show|imagine|remember|speak|translate|play|sing)\b/i;

@@ -6,7 +6,7 @@ import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts, mentionedIn } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
-import { unknownSubject } from '../rules/unknown-subject';
+import { asksTheBusiness, unknownSubject } from '../rules/unknown-subject';
 import type { QuestionPart } from '../responders/types';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
@@ -78,12 +78,16 @@ export class KnowledgeFeed {
   /**
    * What a customer's message may be answered from: public passages; none, and `offTopic`, when
    * it asks for something off-topic (rules/off-topic.ts); none when it asks whether something
-   * the public articles never name is so (rules/unknown-subject.ts).
+   * the public articles never name is so (rules/unknown-subject.ts). Such a question put to the
+   * business ("Do you deliver to Australia?") is that, not off-topic, however near a request
+   * about Australia is: in a help centre without a word on delivery it was declined as off-topic
+   * instead of handed to a person (a newcomer's trial).
    */
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
-    if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
     const named = mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true }));
+    if (asksTheBusiness(message) && unknownSubject(message, named)) return { hits: [], offTopic: false };
+    if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
     return { hits: hits.length > 0 && unknownSubject(message, named) ? [] : hits, offTopic: false };
   }
 
