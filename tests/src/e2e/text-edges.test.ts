@@ -80,7 +80,7 @@ t.test('text is stored in NFC: café decomposed is the same tag name as café co
 });
 
 t.test('text of only whitespace and zero-width or format characters is blank (400)', async (t) => {
-  const invisible = '\u200b\u200c\u200d\u2060\ufeff \u00ad';
+  const invisible = '\u200b\u200c\u200d\u2060\ufeff \u00ad\u3164\u2800\u115f';
   const blank = (r: Reply) => [r.status, r.body?.error?.code, r.body?.error?.message];
   t.strictSame(blank(await e2e.ws.api.post('/tags', { name: invisible })), [400, 'validation_error', 'name must not be empty']);
   const conversation = (await e2e.ws.api.post('/conversations', { channel: 'api' })).body;

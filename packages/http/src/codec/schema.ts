@@ -21,14 +21,15 @@ export const oneOfRequired = (fields: readonly string[]): JsonSchema => ({ anyOf
 
 /**
  * Text that must not be blank (the domain's isBlank): at least one character that is neither
- * JavaScript's whitespace nor a format character (\\p{Cf}: zero-width space, joiners, BOM). The
+ * JavaScript's whitespace, a format character (\\p{Cf}: zero-width space, joiners, BOM), a
+ * default-ignorable one (Hangul fillers, variation selectors) nor the blank Braille pattern. The
  * class spells them out, because `\\S` and `\\p{..}` mean other sets or nothing in other engines
  * (Python's counts U+001C to U+001F as space); the 127 format characters past U+FFFF (tags,
  * U+E0001…) are blank too, but left out of the pattern.
  */
 export const NOT_BLANK_SCHEMA: JsonSchema = {
   pattern:
-    '[^\\t-\\r \\u00a0\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\ufeff\\ufff9-\\ufffb]',
+    '[^\\t-\\r \\u00a0\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb]',
 };
 
 /** A phone number: at least one digit 0-9 (`\\d` would also match other scripts' digits in some regex engines). */
