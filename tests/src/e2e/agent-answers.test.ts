@@ -126,6 +126,16 @@ t.test('a paragraph that is only a link or an image answers no question it share
     // Then the password article is not quoted, nor charged: the customer is handed to a person
     t.strictSame([r.status, r.body.sources, r.body.credits_used, r.body.escalated, r.body.escalation_reason], [200, [], 0, true, 'no_answer'], message);
   }
+  // And search does not rank them for it, while it finds them by their words
+  const texts = async (query: string) => ((await ws.api.post('/agent/search', { query })).body.data as { text: string }[]).map((d) => d.text);
+  t.notOk(
+    (await texts('Is there a student discount?')).some((text) => text.includes('](')),
+    'no bare link or image for a question sharing none of its words',
+  );
+  t.ok(
+    (await texts('sign-in page')).some((text) => text.startsWith('![Sign-in page]')),
+    'the image by its words',
+  );
   // And the article is still answered from, its link and image with it
   const r = await ws.api.post('/agent/messages', { message: 'show me the sign-in page' });
   t.strictSame(

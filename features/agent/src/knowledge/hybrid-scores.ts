@@ -60,7 +60,7 @@ export const bestRows = (
   pool: number,
 ): { rows: number[]; similarities: Float32Array } => {
   const { fused } = m;
-  const { articleOf, tieRank, customerFacing } = m.layout;
+  const { articleOf, tieRank, customerFacing, labelOnly } = m.layout;
   const lexical = bm25.scores;
   // Locals, not the module's exports, in the loop (the compiled CommonJS reads exports.X each time).
   const best = bm25.best;
@@ -70,7 +70,9 @@ export const bestRows = (
   for (let i = 0; i < fused.length; i++) {
     const s = similarities[i];
     const lex = lexical[i];
-    fused[i] = (customerOnly && customerFacing[i] === 0) || (s < least && lex === 0) ? -Infinity : s + (best > 0 ? (weight * lex) / best : 0);
+    // A bare link or image reads close to any short question: it is found by its words only.
+    const unfound = (customerOnly && customerFacing[i] === 0) || (lex === 0 && (s < least || labelOnly[i] === 1));
+    fused[i] = unfound ? -Infinity : s + (best > 0 ? (weight * lex) / best : 0);
   }
   return { rows: topRows(fused, articleOf, tieRank, cap, pool), similarities };
 };

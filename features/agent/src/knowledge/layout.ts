@@ -1,3 +1,4 @@
+import { labelOnly } from './sentences';
 import { tieRanks } from './top-rows';
 import type { Passage } from './types';
 
@@ -13,6 +14,8 @@ export interface Layout {
   tieRank: Int32Array;
   /** Row -> 1 when its passage may reach a customer. */
   customerFacing: Uint8Array;
+  /** Row -> 1 when its passage is only a link or an image (sentences.ts, `labelOnly`). */
+  labelOnly: Uint8Array;
   row: Map<string, number>;
   articleNumber: Map<string, number>;
 }
@@ -37,6 +40,7 @@ export const layOut = (articles: ReadonlyMap<string, readonly Passage[]>): Layou
     articleOf: Int32Array.from(articleOf),
     tieRank: tieRanks(passages),
     customerFacing: Uint8Array.from(passages, (p) => (p.customerFacing ? 1 : 0)),
+    labelOnly: Uint8Array.from(passages, (p) => (labelOnly(p) ? 1 : 0)),
     row,
     articleNumber,
   };
