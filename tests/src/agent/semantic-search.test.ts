@@ -204,13 +204,20 @@ t.test('with the model', { skip: NO_MODEL }, async (t) => {
     if (typeof model === 'string') throw new Error(model);
     t.teardown(() => model.close());
     const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `word${(i * 7919 + seed) % 1000}`).join(' ');
+    // The batches the model process is sent, by the length of each text
+    const internals = model as unknown as { call(texts: string[], kind: string): Promise<Float32Array[]> };
+    const call = internals.call.bind(model);
+    const batches: number[][] = [];
+    internals.call = (texts, kind) => {
+      batches.push(texts.map((text) => text.length));
+      return call(texts, kind);
+    };
     // Given a dozen messages of 10,000 characters from one workspace, then a short question from another
-    const finished: string[] = [];
-    const long = Array.from({ length: 12 }, (_, i) => model.embed([words(1200, i).slice(0, 10_000)], 'query').then(() => finished.push(`long ${i}`)));
-    const short = model.embed(['How do I return an item?'], 'query').then(() => finished.push('short'));
+    const long = Array.from({ length: 12 }, (_, i) => model.embed([words(1200, i).slice(0, 10_000)], 'query'));
+    const short = model.embed(['How do I return an item?'], 'query');
     await Promise.all([...long, short]);
-    // Then the short question is answered right after the one batch already under way
-    t.strictSame(finished.indexOf('short'), 1, finished.join(', '));
+    // Then the short question goes in the batch after the one under way, alone, and the long ones two at a time
+    t.strictSame(batches, [[1003], [24], [1003, 1003], [1003, 1003], [1003, 1003], [1003, 1003], [1003, 1003], [1003]]);
     // And a long message is embedded as its first and last 500 characters
     t.equal(queryText('a'.repeat(400) + 'b'.repeat(9_200) + 'c'.repeat(400)), `${'a'.repeat(400)}${'b'.repeat(100)} … ${'b'.repeat(100)}${'c'.repeat(400)}`);
     t.equal(queryText('short'), 'short');

@@ -37,8 +37,12 @@ const MAX_CHARS = 8_000;
  * other workspace's questions for a minute (an attacker's trial).
  */
 export const MAX_QUERY_CHARS = 1_000;
-/** Questions up to this long go first: a long one delays the others by its own batch at most. */
+/**
+ * Questions up to this long go first, in batches of their own; longer ones go LONG_BATCH at a
+ * time (one per core), so a question waits behind one such batch at most, not a dozen.
+ */
 const SHORT_QUERY_CHARS = 300;
+const LONG_BATCH = 2;
 
 /** A question as it is embedded: whole when short, else its first and last halves of MAX_QUERY_CHARS. */
 export const queryText = (text: string): string =>
@@ -154,11 +158,11 @@ export class E5Model implements EmbeddingModel {
       });
   }
 
-  /** The next batch of questions: the short ones that wait first, in arrival order, then the long. */
+  /** The next batch of questions: the short ones that wait, in arrival order; else the first long ones. */
   private shortFirst(): Waiting[] {
     const waiting = this.waiting.query;
     const short = waiting.filter((w) => w.text.length <= SHORT_QUERY_CHARS);
-    const batch = [...short, ...waiting.filter((w) => w.text.length > SHORT_QUERY_CHARS)].slice(0, BATCH);
+    const batch = short.length > 0 ? short.slice(0, BATCH) : waiting.slice(0, LONG_BATCH);
     const taken = new Set(batch);
     this.waiting.query = waiting.filter((w) => !taken.has(w));
     return batch;
