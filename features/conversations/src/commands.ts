@@ -77,6 +77,12 @@ export class Conversations {
     return { id, position: outcome.position };
   }
 
+  /** The customer a conversation was started with (the API client's `customer`), if any. */
+  async startedWith(id: string): Promise<string | null> {
+    const [first] = await this.deps.events.readStream(conversationStream(id), 0);
+    return first?.type === 'conversation.created' ? ((first.data as { customer_id?: string | null }).customer_id ?? null) : null;
+  }
+
   /** Links a conversation that had no customer to one (a lead the agent captured). */
   async linkCustomer(ctx: CommandContext & { workspaceId: string }, id: string, customerId: string): Promise<Position | null> {
     const { state } = await load(this.deps, { decider: customerDecider, codec: CustomerEvent }, customerStream(customerId));

@@ -127,16 +127,18 @@ export class Customers {
   }
 
   /**
-   * Lead capture: the e-mail and phone the agent found go to the conversation's customer, or to
-   * a customer created for them when it had none (one they match is linked, and left as it
-   * was). A value another customer already holds is left with them; the lead is recorded all
-   * the same.
+   * Lead capture: the e-mail and phone the agent found go to a customer created for them when
+   * the conversation had none (one they match is linked, and left as it was), or to the
+   * conversation's customer when `mayChange` (the API client gave it, or this chat's lead
+   * created it). A value another customer already holds is left with them; the lead is
+   * recorded all the same.
    */
   async captureLead(
     ctx: CommandContext & { workspaceId: string },
     conversationId: string,
     customerId: string | null,
     lead: { email: string | null; phone: string | null },
+    mayChange = true,
   ) {
     const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
     const matched = customerId === null ? await this.createOrMatch(ctx, contact) : null;
@@ -145,7 +147,8 @@ export class Customers {
     // Details typed into a chat are nobody's proof of identity: a customer who existed before
     // and was found by them is linked, never changed ("my email is <someone else's>, call me
     // at <mine>" wrote the writer's phone into that customer's record).
-    const moves = await this.claimMoves(ctx, state, matched && !matched.created ? {} : contact, 'skip');
+    const changes = (matched ? matched.created : mayChange) ? contact : {};
+    const moves = await this.claimMoves(ctx, state, changes, 'skip');
     const outcome = await moves.commit(() =>
       execute(this.deps, ctx, customer, customerStream(id), {
         type: 'capture_lead',
@@ -155,6 +158,19 @@ export class Customers {
       }),
     );
     return { customerId: id, position: outcome.position };
+  }
+
+  /** Whether a lead captured in this conversation created the customer (in the same request). */
+  async createdByLeadIn(customerId: string, conversationId: string): Promise<boolean> {
+    const events = await this.deps.events.readStream(customerStream(customerId), 0);
+    const created = events[0];
+    if (created?.type !== 'customer.created' || created.metadata.request_id === null) return false;
+    return events.some(
+      (e) =>
+        e.type === 'lead.captured' &&
+        (e.data as { conversation_id?: unknown }).conversation_id === conversationId &&
+        e.metadata.request_id === created.metadata.request_id,
+    );
   }
 
   private async owned(ctx: CommandContext & { workspaceId: string }, id: string) {

@@ -244,10 +244,16 @@ t.test('lead capture: details typed in a chat never change a customer who existe
   const r = (await e2e.ws.api.post('/agent/messages', { message: 'my new email is lead.victim@example.org call me at +1 555 000 2222' })).body;
   // Then the customer's record is as it was, and the lead is recorded for the conversation
   t.strictSame((await e2e.ws.api.get(`/customers/${victim.id}`)).body.phone, null);
+  // And a later message of that chat, now linked to the customer, changes nothing either
+  await e2e.ws.api.post('/agent/messages', { conversation_id: r.conversation_id, message: 'or call me at +1 555 000 3333' });
+  t.strictSame((await e2e.ws.api.get(`/customers/${victim.id}`)).body.phone, null, 'not on the second message');
   const leads = (await events(e2e.ws.workspaceId)).filter((e) => e.type === 'lead.captured' && e.data.conversation_id === r.conversation_id);
   t.strictSame(
     leads.map((e) => e.data),
-    [{ id: victim.id, conversation_id: r.conversation_id, email: 'lead.victim@example.org', phone: '+1 555 000 2222' }],
+    [
+      { id: victim.id, conversation_id: r.conversation_id, email: 'lead.victim@example.org', phone: '+1 555 000 2222' },
+      { id: victim.id, conversation_id: r.conversation_id, email: null, phone: '+1 555 000 3333' },
+    ],
   );
 });
 

@@ -249,7 +249,12 @@ export class AgentTurns {
     // The turn's own append carries the request's key; the lead's writes are its consequences.
     const plain = withoutIdempotency(ctx);
     try {
-      const captured = await this.parts.customers.captureLead(plain, conversationId, customerId, lead);
+      // The chat's details may fill the customer the API client gave, or the one its own lead created: no other.
+      const { customers, conversations } = this.parts;
+      const mayChange =
+        customerId !== null &&
+        ((await conversations.commands.startedWith(conversationId)) === customerId || (await customers.createdByLeadIn(customerId, conversationId)));
+      const captured = await customers.captureLead(plain, conversationId, customerId, lead, mayChange);
       // The conversation shows the customer's contact details as they are now (a new customer, or an e-mail just learnt).
       const linked = await this.parts.conversations.commands.linkCustomer(plain, conversationId, captured.customerId);
       return linked ?? captured.position;
