@@ -36,7 +36,13 @@ const LINKS = /!?\[[^\]\n]*\]\([^)\n]*\)|<https?:\/\/[^\s>]+>|https?:\/\/\S+/gi;
  * sign-in help](…).", "![Wiring diagram](…)"): it says nothing of its own, and its few words
  * read close in meaning to almost any short question.
  */
-export const labelOnly = (passage: Passage): boolean => terms(passage.text.replace(LINKS, ' ')).length <= 1;
+export const labelOnly = (passage: Passage): boolean => {
+  let bare = labels.get(passage);
+  if (bare === undefined) labels.set(passage, (bare = terms(passage.text.replace(LINKS, ' ')).length <= 1));
+  return bare;
+};
+/** Kept per passage object, as its terms are: a turn judges the same passages again. */
+const labels = new WeakMap<Passage, boolean>();
 
 /** Whether any of the passages holds the word (any case, as a whole word); they are listed only when a word is asked about. */
 export const mentionedIn =
