@@ -43,6 +43,8 @@ t.test('a question in Spanish finds the English article by meaning', async (t) =
   t.equal(r.status, 200);
   t.strictSame(r.body.sources, ['Returns']);
   t.match(r.body.messages.join(' '), /within 30 days/);
+  // The agent's own words are in Spanish; the article is quoted as written
+  t.match(r.body.messages.join(' '), /^¡Hola! .* ¡Espero que te sirva!$/);
 });
 
 t.test('a message asking two things is answered on both, from the article that answers each', async (t) => {
@@ -74,6 +76,12 @@ t.test('with escalation on, that question is handed to a person as one it could 
   await enableAgent(e2e.ws, { escalation: { enabled: true } });
   const r = await e2e.ws.api.post('/agent/messages', { message: 'Can I pay with Bitcoin for a gift card?' });
   t.strictSame([r.status, r.body.escalated, r.body.escalation_reason, r.body.sources, r.body.credits_used], [200, true, 'no_answer', [], 0]);
+  // In German, the hand-over says so in German
+  const de = await e2e.ws.api.post('/agent/messages', { message: 'Kann ich mit Bitcoin für eine Geschenkkarte bezahlen?' });
+  t.strictSame(
+    [de.body.escalated, de.body.messages],
+    [true, ['Ich gebe dich an eine Person aus unserem Team weiter: Sie antwortet dir hier, so schnell es geht!']],
+  );
   await enableAgent(e2e.ws, { escalation: { enabled: false } });
 });
 

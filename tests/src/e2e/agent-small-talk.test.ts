@@ -36,9 +36,15 @@ t.test('greetings and thanks get a short reply in the tone, free, and never hand
   const thanks = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message: 'thanks, that is all!' });
   t.strictSame([thanks.body.escalated, thanks.body.messages.length, thanks.body.credits_used], [false, 1, 0]);
   t.match(thanks.body.messages[0], /welcome/i);
-  for (const message of ['Hola!', 'danke schön', 'merci beaucoup', 'ok bye']) {
+  for (const [message, reply] of [
+    ['Hola!', /^¡Hola! ¿En qué te puedo ayudar hoy\?$/],
+    ['danke schön', /^Gern geschehen!/],
+    ['merci beaucoup', /^Avec plaisir !/],
+    ['ok bye', /^Bye for now/],
+  ] as const) {
     const r = await e2e.ws.api.post('/agent/messages', { message });
     t.strictSame([r.body.escalated, r.body.messages.length, r.body.credits_used], [false, 1, 0], message);
+    t.match(r.body.messages[0], reply, `${message}: answered in its language`);
   }
   t.equal(await credits(), before - 1, 'only the answered question was charged');
   const conv = (await e2e.ws.api.get(`/conversations/${conversation}`)).body;

@@ -8,6 +8,7 @@ import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
 import { BUBBLES, chunk, type Chunk, CONTINUES, interleave } from './bubbles';
 import { quickReplyFor, WORDING } from './wording';
+import { languageOf, wordsFor } from './languages';
 
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
@@ -98,7 +99,7 @@ interface Choice {
 
 /** The "I don't know" answer in the tone: nothing relevant, nothing invented. */
 const unknown = (question: Question): Answer => ({
-  messages: [(WORDING[question.settings.tone] ?? WORDING.friendly).unknown],
+  messages: [wordingOf(question).unknown],
   quick_replies: [],
   buttons: [],
   images: [],
@@ -213,7 +214,7 @@ const layout = (picks: readonly Pick[]): Chunk[] => {
  */
 const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Choice[]): Answer => {
   const { settings } = question;
-  const wording = WORDING[settings.tone] ?? WORDING.friendly;
+  const wording = wordingOf(question);
   const groups = bubbles.map((b) => (Array.isArray(b) ? b : [b]));
   const messages = groups.map((group) =>
     group
@@ -264,3 +265,6 @@ const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Cho
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
 };
+
+/** The greeting, closing and "I don't know" in the tone, and in the customer's language when it is one of languages.ts. */
+const wordingOf = (question: Question) => wordsFor(question.settings.tone, languageOf(question.message)) ?? WORDING[question.settings.tone] ?? WORDING.friendly;

@@ -1,3 +1,4 @@
+import { type Language, wordsFor } from '../responders/languages';
 import type { Tone } from '../responders/types';
 
 /** "Can I talk to a person?", in the languages the agent meets most. */
@@ -35,7 +36,7 @@ const HANDOFF: Record<Tone, string> = {
 };
 
 /** The one bubble telling the customer a person takes over, in the agent's tone. */
-export const handoffReply = (tone: Tone): string => HANDOFF[tone] ?? HANDOFF.friendly;
+export const handoffReply = (tone: Tone, language: Language | null = null): string => wordsFor(tone, language)?.handoff ?? HANDOFF[tone] ?? HANDOFF.friendly;
 
 const NO_HANDOFF: Record<Tone, (business: string) => string> = {
   professional: (b) => `I am not able to connect you with a member of our team in this chat, but I am glad to help with any question about ${b}.`,
@@ -44,4 +45,5 @@ const NO_HANDOFF: Record<Tone, (business: string) => string> = {
 };
 
 /** When hand-overs are off: the customer asked for a person, and is told plainly that none can join, in the agent's tone. */
-export const noHandoffReply = (tone: Tone, business: string): string => (NO_HANDOFF[tone] ?? NO_HANDOFF.friendly)(business);
+export const noHandoffReply = (tone: Tone, business: string, language: Language | null = null): string =>
+  (wordsFor(tone, language)?.noHandoff ?? NO_HANDOFF[tone] ?? NO_HANDOFF.friendly)(business);

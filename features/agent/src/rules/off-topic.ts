@@ -3,6 +3,7 @@ import type { SearchHit } from '../knowledge/types';
 import { looksEnglish, terms } from '../knowledge/text';
 import { passageTerms } from '../knowledge/sentences';
 import { AGENT_DEFAULTS } from '../config/decider';
+import { type Language, wordsFor } from '../responders/languages';
 import type { Tone } from '../responders/types';
 import { CHOSEN_OFF_TOPIC_REQUESTS, OFF_TOPIC_REQUESTS } from './off-topic-requests';
 
@@ -88,4 +89,8 @@ const DECLINES: Record<Tone, (who: string, business: string) => string> = {
  * tone. Free, and never a hand-over: a person has nothing to add to "tell me a joke", and it
  * answers "are you a bot?" too.
  */
-export const offTopicReply = (tone: Tone, name: string, business: string): string => (DECLINES[tone] ?? DECLINES.friendly)(who(name, business), business);
+export const offTopicReply = (tone: Tone, name: string, business: string, language: Language | null = null): string => {
+  const words = wordsFor(tone, language);
+  if (!words) return (DECLINES[tone] ?? DECLINES.friendly)(who(name, business), business);
+  return words.decline(name === AGENT_DEFAULTS.name ? words.assistant(business) : `${name}, ${words.assistant(business)}`, business);
+};

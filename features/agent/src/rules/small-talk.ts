@@ -1,3 +1,4 @@
+import { type Language, wordsFor } from '../responders/languages';
 import type { Tone } from '../responders/types';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'praise';
@@ -77,5 +78,6 @@ const REPLIES: Record<Tone, Record<SmallTalk, string>> = {
   },
 };
 
-/** The short, tone-matched reply to small talk. */
-export const smallTalkReply = (kind: SmallTalk, tone: Tone): string => (REPLIES[tone] ?? REPLIES.friendly)[kind];
+/** The short, tone-matched reply to small talk, in the customer's language when it is one of languages.ts. */
+export const smallTalkReply = (kind: SmallTalk, tone: Tone, language: Language | null = null): string =>
+  wordsFor(tone, language)?.smallTalk[kind] ?? (REPLIES[tone] ?? REPLIES.friendly)[kind];

@@ -4,6 +4,7 @@ import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { offTopicReply } from '../rules/off-topic';
+import { languageOf } from '../responders/languages';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
 import { Answer, HistoryEntry, Responder } from '../responders/types';
 import type { AgentSettings } from '../config/events';
@@ -191,9 +192,11 @@ export class AgentTurns {
       },
       answer: { messages: [reply], quick_replies: [], buttons: [], images: [], sources: [], grounded: true },
     });
+    // The agent's own words follow the customer's language (languages.ts); the articles are quoted as written.
+    const language = languageOf(message);
     // Greetings, thanks and goodbyes get a short reply in the agent's tone.
     const small = smallTalkOf(message);
-    if (small) return freeReply(smallTalkReply(small, settings.tone));
+    if (small) return freeReply(smallTalkReply(small, settings.tone, language));
     // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the messages before it.
     const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
     const own = withoutContactDetails(message);
@@ -201,7 +204,12 @@ export class AgentTurns {
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.
     const handOver = (reason: EscalationReason, keyword: string | null) => ({
-      outcome: { kind: 'escalate', reason, keyword, handoff: { id: ids.next(ID_PREFIX.message), content: handoffReply(settings.tone) } } as TurnOutcome,
+      outcome: {
+        kind: 'escalate',
+        reason,
+        keyword,
+        handoff: { id: ids.next(ID_PREFIX.message), content: handoffReply(settings.tone, language) },
+      } as TurnOutcome,
       answer: null,
     });
     if (escalation.enabled) {
@@ -211,11 +219,11 @@ export class AgentTurns {
       if (escalation.after_replies !== null && state?.exists && state.ai_replies >= escalation.after_replies) {
         return handOver('after_replies', null);
       }
-    } else if (asksForPerson(message)) return freeReply(noHandoffReply(settings.tone, business));
+    } else if (asksForPerson(message)) return freeReply(noHandoffReply(settings.tone, business, language));
     // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
     const found = await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS);
     // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
-    if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business));
+    if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business, language));
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
     // Two or three questions in one message: each looked up on its own (a follow-up is one question in its context).
     const parts = asked === own ? await this.parts.knowledge.customerParts(workspaceId, own, TURN_HITS) : undefined;
