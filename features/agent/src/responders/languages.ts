@@ -1,5 +1,5 @@
 import type { SmallTalk } from '../rules/small-talk';
-import { looksEnglish } from '../knowledge/text';
+import { looksEnglish, tokenize as wordsOf } from '../knowledge/text';
 import type { Tone } from './types';
 
 /**
@@ -16,14 +16,6 @@ const MARKERS: Record<Language, ReadonlySet<string>> = {
   de: new Set(['der', 'die', 'das', 'und', 'ist', 'ich', 'nicht', 'mit', 'wie', 'ein', 'eine', 'einen', 'fur', 'kann', 'mein', 'meine', 'wo', 'was', 'wann', 'hallo', 'danke', 'schon', 'tschuss', 'guten', 'tag', 'bitte', 'sie', 'zu', 'auf', 'den', 'dem', 'im', 'von', 'habe', 'gibt', 'hoch', 'viel', 'kostet', 'vielen', 'dank', 'servus', 'moin', 'wieso', 'warum', 'auch', 'noch', 'meinen', 'aber', 'sehr', 'alle', 'dieser', 'diese', 'oder', 'wenn', 'dass', 'ob']),
   fr: new Set(['le', 'la', 'les', 'de', 'des', 'du', 'et', 'est', 'je', 'pas', 'pour', 'avec', 'comment', 'mon', 'ma', 'mes', 'un', 'une', 'puis', 'vous', 'bonjour', 'merci', 'salut', 'revoir', 'au', 'beaucoup', 'quel', 'quelle', 'combien', 'ou', 'quand', 'ce', 'que', 'qui', 'sur', 'dans', 'il', 'elle', 'nous', 'votre', 'bonsoir', 'coucou', 'peux', 'peut', 'faire', 'avez', 'suis', 'sont', 'mais', 'tres', 'tout', 'cette', 'ces', 'aussi', 'encore', 'chez']),
 };
-
-const wordsOf = (message: string): string[] =>
-  message
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
 
 /** The customer's language when it is one of LANGUAGES and not English: the one with the most common words, if it has strictly the most. */
 export const languageOf = (message: string): Language | null => {

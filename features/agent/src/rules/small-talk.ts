@@ -1,4 +1,5 @@
 import { type Language, wordsFor } from '../responders/languages';
+import { tokenize as wordsOf } from '../knowledge/text';
 import type { Tone } from '../responders/types';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'praise';
@@ -38,14 +39,6 @@ const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
 
 /** The longest message still taken for small talk, in words. */
 const MAX_WORDS = 10;
-
-const wordsOf = (message: string): string[] =>
-  message
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
 
 /** The kind of small talk the message is, or null when it asks or says something more. */
 export const smallTalkOf = (message: string): SmallTalk | null => {
