@@ -86,9 +86,12 @@ export class KnowledgeFeed {
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     const named = mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true }));
-    if (asksTheBusiness(message) && unknownSubject(message, named)) return { hits: [], offTopic: false };
+    // Worked out once: it lists the workspace's passages for each name the question holds.
+    let unknown: boolean | undefined;
+    const namesUnknown = () => (unknown ??= unknownSubject(message, named));
+    if (asksTheBusiness(message) && namesUnknown()) return { hits: [], offTopic: false };
     if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
-    return { hits: hits.length > 0 && unknownSubject(message, named) ? [] : hits, offTopic: false };
+    return { hits: hits.length > 0 && namesUnknown() ? [] : hits, offTopic: false };
   }
 
   /**
