@@ -31,8 +31,11 @@ const questionSentence = (message: string): string | null => {
   return sentences.length === 1 ? sentences[0] : null;
 };
 
-/** Opens like a yes-or-no question, after an optional greeting ("Hi, do you…"). */
-const YES_NO = /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|does|did|can|could|is|are|will|would|may|have|has)\b/i;
+/** An optional greeting or filler before the question ("Hi, do you…", "So can I…"). */
+const OPENING = String.raw`^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?`;
+const ASKS = '(?:do|does|did|can|could|is|are|will|would|may|have|has)';
+/** Opens like a yes-or-no question, after an optional greeting. */
+const YES_NO = new RegExp(String.raw`${OPENING}${ASKS}\b`, 'i');
 
 /** Capitalised words after a sentence's first: the names a question mentions. */
 const namesIn = (sentence: string): string[] =>
@@ -50,7 +53,8 @@ export const asksTheBusiness = (message: string): boolean => {
   return asked !== null && TO_THE_BUSINESS.test(asked) && !TO_THE_ASSISTANT.test(asked);
 };
 
-const TO_THE_BUSINESS =
-  /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|does|did|can|could|will|would|may|is|are|have|has)\s+(?:you|your|i|we|my|our|there)\b/i;
-const TO_THE_ASSISTANT =
-  /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?(?:do|can|could|will|would)\s+you\s+(?:know|think|like|believe|feel|tell|give|recommend|suggest|write|explain|help|show|imagine|remember|speak|translate|play|sing)\b/i;
+const TO_THE_BUSINESS = new RegExp(String.raw`${OPENING}${ASKS}\s+(?:you|your|i|we|my|our|there)\b`, 'i');
+const TO_THE_ASSISTANT = new RegExp(
+  String.raw`${OPENING}(?:do|can|could|will|would)\s+you\s+(?:know|think|like|believe|feel|tell|give|recommend|suggest|write|explain|help|show|imagine|remember|speak|translate|play|sing)\b`,
+  'i',
+);
