@@ -144,6 +144,9 @@ t.test("only the conversation's first answer greets", async (t) => {
   // And a customer's earlier messages alone do not count
   const first = await ask(question({ history: history.slice(0, 1) }, { response_length: 'concise' }));
   t.match(first.messages[0], /^Hi there! /);
+  // And "I don't know" later in the conversation does not greet either
+  const unknown = await ask(question({ history, message: 'Do you sell garden furniture?' }));
+  t.strictSame(unknown.messages, [UNKNOWN_FRIENDLY.replace(/^Hi there! /, '')]);
 });
 
 t.test('tone chooses the greeting, the closing and the "I don\'t know" wording', async (t) => {

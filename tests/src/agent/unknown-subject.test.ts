@@ -24,6 +24,9 @@ t.test('the rest is answered from the articles as usual', async (t) => {
     ['Australia is where I live, do you ship there?', 'the first word of a sentence is not taken for a name'],
     ['Can the hub control my pool pump?', 'no name at all: the similarity rules judge it'],
     ['Can I get a refund NOW?', 'capitals are shouting, not a name'],
+    ["Can I still buy it after I've already started driving?", '"I\'ve" is the customer, not a name'],
+    ["Will it be there if I'd ordered it before I'll be away?", '"I\'d", "I\'ll" neither'],
+    ['Can I still buy it after I’ve started driving?', 'nor with a typographic apostrophe'],
     ['¿Puedo pagar con Bitcoin?', 'only English questions are judged'],
     ['Kann ich mit Bitcoin zahlen?', 'German capitalises its nouns'],
   ])

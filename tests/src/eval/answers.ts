@@ -27,7 +27,7 @@ const main = async () => {
       .normalize('NFKC')
       .toLowerCase()
       .replace(/[‐-―−]/g, '-');
-  const tally = { answerable: 0, cited: 0, stated: 0, inTop: 0, inTopArticleHits: 0 };
+  const tally = { answerable: 0, cited: 0, stated: 0, inTop: 0, inTopArticleHits: 0, sources: 0, searched: 0, r1: 0, r5: 0 };
   for (const centre of centresOf(half)) {
     const index = new KnowledgeIndex();
     for (const a of centre.articles) index.upsert({ ...a, workspace_id: centre.name });
@@ -35,6 +35,13 @@ const main = async () => {
     for (const q of centre.questions) {
       if (q.article_id === null) continue;
       const last = q.turns[q.turns.length - 1];
+      if (q.kind !== 'follow_up') {
+        // As `npm run eval` measures search: POST /agent/search with the message, an operator's scope.
+        const ids = [...new Set((await searchKnowledge(index, semantic, centre.name, last, 10)).map((h) => h.passage.articleId))];
+        tally.searched += 1;
+        tally.r1 += ids[0] === q.article_id ? 1 : 0;
+        tally.r5 += ids.slice(0, 5).includes(q.article_id) ? 1 : 0;
+      }
       const asked = followUpQuery(last, q.turns.slice(0, -1));
       const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message, or a yes-or-no one on something no article names, is answered from nothing.
@@ -73,6 +80,7 @@ const main = async () => {
       tally.answerable += 1;
       tally.cited += cited ? 1 : 0;
       tally.stated += stated ? 1 : 0;
+      tally.sources += answer.sources.length;
       tally.inTop += top && has(`${top.heading ?? ''}\n${top.text}`) ? 1 : 0;
       const articleHits = hits.filter((h) => h.passage.articleId === top?.articleId);
       tally.inTopArticleHits += has(articleHits.map((h) => `${h.passage.heading ?? ''}\n${h.passage.text}`).join('\n')) ? 1 : 0;

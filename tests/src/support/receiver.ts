@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { generate } from 'selfsigned';
 import type { Client } from './client';
-import { tempDir } from './service';
+import { removeDir, tempDir } from './service';
 import { until } from './wait';
 
 export interface Received {
@@ -102,6 +102,7 @@ export class Receiver {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
+    removeDir(dirname(this.caFile));
   }
 }
 

@@ -97,9 +97,9 @@ interface Choice {
   relevant: SearchHit[];
 }
 
-/** The "I don't know" answer in the tone: nothing relevant, nothing invented. */
+/** The "I don't know" answer in the tone: nothing relevant, nothing invented; greeting only in the conversation's first answer. */
 const unknown = (question: Question): Answer => ({
-  messages: [wordingOf(question).unknown],
+  messages: [withoutGreeting(question, wordingOf(question).unknown)],
   quick_replies: [],
   buttons: [],
   images: [],
@@ -264,6 +264,13 @@ const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Cho
     .slice(0, ANSWER_LIMITS.quickReplies);
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
+};
+
+/** A reply after the agent has already answered in this conversation does not greet again. */
+const withoutGreeting = (question: Question, text: string): string => {
+  const { greeting } = wordingOf(question);
+  const answered = question.history.some((h) => h.role === 'ai');
+  return answered && text.startsWith(greeting) ? text.slice(greeting.length).trimStart() : text;
 };
 
 /** The greeting, closing and "I don't know" in the tone, and in the customer's language when it is one of languages.ts. */

@@ -7,7 +7,7 @@ import { looksEnglish } from '../knowledge/text';
  * supported assistants) reads as a yes or a guess. Such a question is not answered from the
  * articles: the customer gets "I don't know" (a person, when escalation is on).
  *
- * A name is a capitalised word inside a sentence (not its first word, not "I", not a word in
+ * A name is a capitalised word inside a sentence (not its first word, not "I" or "I've", not a word in
  * capitals, which is shouting as often as an acronym). Only English questions are judged: other
  * languages capitalise other words (German nouns). An open question naming an unknown place
  * ("I live in Toronto. What does delivery cost?") is still answered: its answer (the rate for
@@ -41,7 +41,7 @@ const YES_NO = new RegExp(String.raw`${OPENING}${ASKS}\b`, 'i');
 const namesIn = (sentence: string): string[] =>
   [...sentence.matchAll(/(?<=[\s(/"'])(\p{Lu}[\p{L}\p{N}'-]*)/gu)]
     .map((m) => m[1].replace(/'s$/, ''))
-    .filter((w) => w !== 'I' && w !== "I'm" && w !== w.toUpperCase());
+    .filter((w) => !/^I(?:['’]\p{L}+)?$/u.test(w) && w !== w.toUpperCase());
 
 /**
  * A yes-or-no question put to the business about what it does or has ("Do you deliver…?", "Can
