@@ -48,6 +48,20 @@ t.test('a question using two words of its closest passage is about the product, 
   t.strictSame(await offTopic(model(0.86), 'Tell me a joke about the front desk.', [DESK]), true);
 });
 
+t.test("a customer telling of their own case in two of its closest passage's words is about the product too", async (t) => {
+  // Given the recipe-picking passage, and a statement closer to "what should I cook for dinner?" than to it
+  const PICK = {
+    ...hit('art_menu', 0, 'Choosing your weekly recipes', 'Pick your meals', 'Pick your meals for the week before the cut-off.', 3),
+    similarity: 0.84,
+  };
+  // Then it is answered from the articles, in the first person singular or plural
+  for (const message of ['I totally forgot to pick my dinners this week.', 'We forgot to pick our meals this week', 'My picks for this week are gone!'])
+    t.strictSame(await offTopic(model(0.86), message, [PICK]), false, message);
+  // And a request for a task in the same words is still declined, as is a statement sharing one word
+  t.strictSame(await offTopic(model(0.86), 'Pick my dinners for this week.', [PICK]), true);
+  t.strictSame(await offTopic(model(0.86), 'I want to cook a nice dinner this week.', [PICK]), true);
+});
+
 t.test('without hits, a message is off-topic when a request is closer than any passage can be', async (t) => {
   // Search found nothing: every passage is below MIN_SIMILARITY
   t.strictSame(await offTopic(model(MIN_SIMILARITY + 0.01), 'Tell me a joke', []), true);

@@ -169,3 +169,27 @@ t.test('a yes-or-no question to the business on something no article names is ha
   t.strictSame([trivia.body.escalated, trivia.body.sources], [false, []]);
   t.match(trivia.body.messages[0], /can only help with questions about Tiny/);
 });
+
+t.test('a customer telling of their own case is answered from the articles, not declined as off-topic', async (t) => {
+  // Given a meal-kit help centre (its recipe-picking article from tests/fixtures/eval's FreshCrate)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Meals', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    {
+      id: kbId(95),
+      title: 'Choosing your weekly recipes',
+      content:
+        'Every week our chefs put together a menu of 30 recipes.\n\n## Pick your meals\n1. Open the app.\n2. Go to **Menu** and select the delivery week.\n' +
+        '3. Tap **Add** on the recipes you want.\n4. Tap **Save selection**. You can change your picks as often as you like until the weekly cut-off.\n\n' +
+        "## If you don't choose\nIf you have not picked your meals by the cut-off, we fill your box with **Chef's Choice**: recipes selected for you.",
+    },
+  ]);
+  await enableAgent(ws, {});
+  // When the customer says what happened, in words close to asking what to cook
+  const r = await ws.api.post('/agent/messages', { message: 'I totally forgot to pick my dinners this week.' });
+  // Then it is answered from the article
+  t.strictSame([r.status, r.body.sources], [200, ['Choosing your weekly recipes']]);
+  // And asking what to cook is still declined
+  const cook = await ws.api.post('/agent/messages', { message: 'I want to cook a nice dinner for my wife.' });
+  t.strictSame(cook.body.sources, []);
+  t.match(cook.body.messages[0], /can only help with questions about Meals/);
+});
