@@ -22,8 +22,11 @@ export const output = (json: boolean): Output => ({
 /** The admin CLI logs warnings and errors only, on stderr, unless LOG_LEVEL says otherwise. */
 export const adminLogLevel = (): string => process.env.LOG_LEVEL ?? 'warn';
 
-/** A mistake in how the command was called: printed without a stack, exit code 2. */
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
+
+/** A well-formed command refused (an unknown workspace, a folder not empty): printed alone, exit code 1. */
+export class Refused extends Error {}
 
 export const flags = (args: string[], spec: Record<string, 'string' | 'boolean'>) => {
   try {
@@ -34,6 +37,10 @@ export const flags = (args: string[], spec: Record<string, 'string' | 'boolean'>
       allowPositionals: true,
     });
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    // parseArgs keeps the last of a repeated flag: `--name a --name b` would do b alone, silently.
+    const given = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]);
+    const twice = given.find((name, i) => given.indexOf(name) !== i);
+    if (twice !== undefined) throw new UsageError(`--${twice} is given twice`);
     return values as Record<string, string | boolean | undefined>;
   } catch (err) {
     throw err instanceof UsageError ? err : new UsageError((err as Error).message);
@@ -53,8 +60,8 @@ export const onOff = (value: unknown, name: string): boolean | undefined => {
   throw new UsageError(`--${name} takes on or off`);
 };
 
-export const wholeNumber = (value: unknown, name: string): number | undefined => {
+export const wholeNumber = (value: unknown, name: string, least = 0): number | undefined => {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number ≥ 0`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < least) throw new UsageError(`--${name} takes a whole number ≥ ${least}`);
   return Number(value);
 };

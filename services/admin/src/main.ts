@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Application, DomainFailure, EMBEDDED_FILES, jsonLogger, loadConfigOrExit } from '@support/application';
-import { adminLogLevel, output, UsageError } from './cli';
+import { adminLogLevel, output, Refused, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
@@ -78,7 +78,7 @@ const main = async (argv: string[]): Promise<number> => {
       process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
       return 2;
     }
-    if (err instanceof DomainFailure) {
+    if (err instanceof DomainFailure || err instanceof Refused) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }

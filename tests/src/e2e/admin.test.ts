@@ -110,11 +110,22 @@ t.test('usage errors go to stderr with a non-zero exit', async (t) => {
   const own = (await admin(dir, 'key', '--help')).stdout;
   t.ok(/key create/.test(own) && !/workspace create/.test(own), 'only the key commands');
   const gone = await admin(dir, 'restore', '--from', '/no/such/backup');
-  t.strictSame([gone.code, /--from \/no\/such\/backup does not exist/.test(gone.stderr)], [2, true], gone.stderr);
+  t.strictSame([gone.code, /--from \/no\/such\/backup does not exist/.test(gone.stderr)], [1, true], gone.stderr);
   t.equal((await admin(dir, 'workspace', 'create', '--name', 'x', '--bogus')).code, 2);
+  // A well-formed command refused: exit 1, the reason alone (the usage is for malformed ones)
   const unknown = await admin(dir, 'workspace', 'get', '--id', 'ws_missing', '--json');
-  t.not(unknown.code, 0);
-  t.match(unknown.stderr, /not found/);
+  t.strictSame([unknown.code, unknown.stderr], [1, 'error: workspace ws_missing not found\n']);
+  const noHistory = await admin(dir, 'events', 'replay', '--workspace', 'ws_missing');
+  t.strictSame(
+    [noHistory.code, noHistory.stdout, noHistory.stderr],
+    [1, '', 'error: workspace ws_missing not found\n'],
+    'a mistyped workspace is not an empty history',
+  );
+  // A flag given twice would do only the last, silently
+  const twice = await admin(dir, 'projections', 'rebuild', '--name', 'tags', '--name', 'customers');
+  t.strictSame([twice.code, /--name is given twice/.test(twice.stderr)], [2, true], twice.stderr);
+  const workers = await admin(dir, 'projections', 'rebuild', '--workers', 'abc');
+  t.match(workers.stderr, /--workers takes a whole number ≥ 1/);
 });
 
 t.test('events replay streams history as JSON lines; projections rebuild reports counts', async (t) => {

@@ -67,7 +67,11 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
     'readable by its owner only: it holds customers, signing secrets and tokens',
   );
   const refused = await admin(dir, 'backup', '--to', to);
-  t.strictSame([refused.code, /not empty/.test(refused.stderr)], [2, true], 'never into a folder that holds something');
+  t.strictSame(
+    [refused.code, /not empty/.test(refused.stderr), /usage:/.test(refused.stderr)],
+    [1, true, false],
+    'never into a folder that holds something: refused, not a usage error',
+  );
 
   // Lost: the service stops and its data folder is wiped.
   await run.started.stop();
@@ -86,11 +90,21 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   t.match(bad.stderr, /sha256|integrity check|holds \d+ events|malformed|not a database/);
   t.notOk(existsSync(join(dir, 'events.sqlite')), 'and nothing was restored');
 
+  // A read store left alone in the folder is not overwritten unasked either
+  writeFileSync(join(dir, 'readstore.sqlite'), 'left over');
+  const leftOver = await admin(dir, 'restore', '--from', to);
+  t.strictSame([leftOver.code, /already holds readstore\.sqlite: .*--replace/.test(leftOver.stderr)], [1, true], leftOver.stderr);
+  rmSync(join(dir, 'readstore.sqlite'));
   const restored = await adminJson<{ events: number }>(dir, 'restore', '--from', to);
   t.equal(restored.events, backup.events);
   const again = await admin(dir, 'restore', '--from', to);
-  t.strictSame([again.code, /--replace/.test(again.stderr)], [2, true], 'an existing log is replaced only with --replace');
-  t.equal((await admin(dir, 'restore', '--from', to, '--replace')).code, 0);
+  t.strictSame([again.code, /--replace/.test(again.stderr)], [1, true], 'an existing log is replaced only with --replace');
+  const replaced = await admin(dir, 'restore', '--from', to, '--replace');
+  t.strictSame(
+    [replaced.code, new RegExp(`replacing .*'s log of ${backup.events} events with the backup's ${backup.events}`).test(replaced.stderr)],
+    [0, true],
+    replaced.stderr,
+  );
 
   // Restarted on the restored files as they are: the read models resume from their copied
   // checkpoints, which never pass the copied log (the read store is copied first).
@@ -123,13 +137,21 @@ t.test('write, back up while writing, wipe, restore, rebuild: every acknowledged
   t.strictSame((await api.get(`/customers/${created.body.id}`)).body, created.body);
 });
 
-t.test('backup and restore refuse what they cannot do, with the usage', async (t) => {
+t.test('backup and restore refuse what they cannot do: a malformed command with the usage (exit 2), a refusal alone (exit 1)', async (t) => {
   const dir = tempDir('backup-usage-');
   t.teardown(() => removeDir(dir));
   const noTo = await admin(dir, 'backup');
   t.strictSame([noTo.code, /--to is required/.test(noTo.stderr)], [2, true]);
   const notBackup = await admin(dir, 'restore', '--from', dir);
-  t.strictSame([notBackup.code, /not a backup/.test(notBackup.stderr)], [2, true]);
+  t.strictSame([notBackup.code, /not a backup/.test(notBackup.stderr), /usage:/.test(notBackup.stderr)], [1, true, false]);
+  const aFile = join(dir, 'a-file');
+  writeFileSync(aFile, 'x');
+  const intoFile = await admin(dir, 'backup', '--to', aFile);
+  t.strictSame(
+    [intoFile.code, intoFile.stderr.trim()],
+    [1, `error: --to ${aFile} is a file: back up into a new folder`],
+    'a file named as the folder: one line, no stack',
+  );
   // A manifest that names a file elsewhere is refused before anything is read or written.
   writeFileSync(
     join(dir, 'backup.json'),

@@ -14,7 +14,7 @@ import {
 } from '@support/application';
 import { formatPosition } from '@support/eventstore';
 import { API_VERSION } from '@support/http';
-import { flags, type Output, required, UsageError } from '../cli';
+import { flags, type Output, Refused, required } from '../cli';
 
 /** What a backup folder holds besides the files: when it was taken, the files and the events in the copied log. */
 const MANIFEST = 'backup.json';
@@ -48,7 +48,20 @@ const compareVersions = (a: string, b: string): number => {
 };
 
 /** The folder `backup --to DIR` names (a usage error without one, before anything is opened). */
-export const backupTarget = (args: string[]): string => resolve(required(flags(args, { to: 'string' }), 'to'));
+export const backupTarget = (args: string[]): string => {
+  const dir = resolve(required(flags(args, { to: 'string' }), 'to'));
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Refused(`--to ${dir} is a file: back up into a new folder`);
+  return dir;
+};
+
+/** How many events a log holds, or why that cannot be told (a damaged log is replaced all the same). */
+const eventsOrWhy = (dir: string): string => {
+  try {
+    return `${eventsInCopy(dir)} events`;
+  } catch (err) {
+    return `unknown size (${err instanceof Error ? err.message : String(err)})`;
+  }
+};
 
 /**
  * `admin backup --to DIR`: the embedded default's read store, then its log, copied consistently
@@ -58,10 +71,10 @@ export const backupCommand = async (app: Application, out: Output, args: string[
   const dir = backupTarget(args);
   const snapshot = app.engines.snapshot;
   if (!snapshot)
-    throw new UsageError(
+    throw new Refused(
       `backup copies the embedded default (SQLite in $DATA_DIR); this process runs ${app.engines.describe.events} and ${app.engines.describe.reads}: back them up with their own tools (docs/operating/backup.md)`,
     );
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`--to ${dir} is not empty: back up into a new folder`);
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new Refused(`--to ${dir} is not empty: back up into a new folder`);
   // Owner only: a backup holds customers' data, webhook signing secrets and channel tokens.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
@@ -88,17 +101,17 @@ export const backupCommand = async (app: Application, out: Output, args: string[
 export const restoreCommand = async (config: Config, out: Output, args: string[]) => {
   const v = flags(args, { from: 'string', replace: 'boolean' });
   const from = resolve(required(v, 'from'));
-  if (config.eventstoreUrl || config.mongodbUrl) throw new UsageError('restore writes the embedded default ($DATA_DIR); EVENTSTORE_URL or MONGODB_URL is set');
+  if (config.eventstoreUrl || config.mongodbUrl) throw new Refused('restore writes the embedded default ($DATA_DIR); EVENTSTORE_URL or MONGODB_URL is set');
   const manifestFile = join(from, MANIFEST);
-  if (!existsSync(from)) throw new UsageError(`--from ${from} does not exist`);
-  if (!existsSync(manifestFile)) throw new UsageError(`${from} holds no ${MANIFEST}: not a backup made by admin backup`);
+  if (!existsSync(from)) throw new Refused(`--from ${from} does not exist`);
+  if (!existsSync(manifestFile)) throw new Refused(`${from} holds no ${MANIFEST}: not a backup made by admin backup`);
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
   } catch {
     throw new Error(`${manifestFile} is not valid JSON: not a backup this version can restore`);
   }
-  if (manifest.format !== 1) throw new UsageError(`${from}: backup format ${String(manifest.format)} is not one this version restores`);
+  if (manifest.format !== 1) throw new Refused(`${from}: backup format ${String(manifest.format)} is not one this version restores`);
   // Only the embedded files, each once: a manifest never names a path elsewhere.
   const names = (manifest.files ?? []).map((f) => f.name).sort();
   const expected = Object.values(EMBEDDED_FILES).sort();
@@ -129,8 +142,13 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
     throw new Error(`${from}: the read store's checkpoints (${ahead.join(', ')}) lie beyond its log: the two files come from different backups`);
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  if (existsSync(join(dataDir, EMBEDDED_FILES.events)) && v.replace !== true)
-    throw new UsageError(`${dataDir} already holds a log (${EMBEDDED_FILES.events}): stop the service and pass --replace to overwrite it`);
+  const present = Object.values(EMBEDDED_FILES).filter((name) => existsSync(join(dataDir, name)));
+  if (present.length > 0 && v.replace !== true)
+    throw new Refused(
+      `${dataDir} already holds ${present.join(' and ')}: stop the service and pass --replace to overwrite ${present.length > 1 ? 'them' : 'it'}`,
+    );
+  // Said before it happens: --replace given out of habit on the wrong DATA_DIR discards a whole log.
+  if (present.includes(EMBEDDED_FILES.events)) out.progress(`replacing ${dataDir}'s log of ${eventsOrWhy(dataDir)} with the backup's ${events}`);
   // Replacing files a running process holds open loses everything it writes after: it goes on writing to the deleted files.
   for (const name of Object.values(EMBEDDED_FILES)) {
     const target = join(dataDir, name);

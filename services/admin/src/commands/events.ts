@@ -1,6 +1,7 @@
 import type { Application } from '@support/application';
 import { formatPosition, parsePosition, START } from '@support/eventstore';
-import { flags, Output, UsageError } from '../cli';
+import { workspacesOf } from '@support/workspaces';
+import { flags, Output, Refused, UsageError } from '../cli';
 
 const REDACTED = '[redacted]';
 
@@ -33,6 +34,8 @@ export const eventsCommand = async (app: Application, out: Output, [sub, ...args
       throw new UsageError('--from takes a position printed by an earlier replay');
     }
   }
+  // A mistyped id would print no history, which reads as "nothing happened".
+  if (typeof v.workspace === 'string' && !(await workspacesOf(app).commands.get(v.workspace))) throw new Refused(`workspace ${v.workspace} not found`);
   let count = 0;
   for (;;) {
     const batch = await app.engines.events.readAll(after, 500);

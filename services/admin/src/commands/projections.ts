@@ -23,8 +23,7 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
   const names = ALL_PROJECTIONS.map((p) => p.collection.name);
   const chosen = typeof v.name === 'string' ? ALL_PROJECTIONS.filter((p) => p.collection.name === v.name) : ALL_PROJECTIONS;
   if (chosen.length === 0) throw new UsageError(`unknown projection "${v.name}"; known: ${names.join(', ')}`);
-  const requested = wholeNumber(v.workers, 'workers');
-  if (requested !== undefined && requested < 1) throw new UsageError('--workers takes a whole number ≥ 1');
+  const requested = wholeNumber(v.workers, 'workers', 1);
   const complete = chosen.length === ALL_PROJECTIONS.length;
   const started = Date.now();
   let last = started;
@@ -40,6 +39,7 @@ export const projectionsCommand = async (app: Application, out: Output, [sub, ..
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
   const workers = requested ?? (total !== null && total >= PARALLEL_FROM_EVENTS ? availableParallelism() : 1);
   const groups = partitionProjections(chosen, workers, counts);
+  out.progress(`rebuilding ${chosen.length === 1 ? chosen[0].collection.name : `${chosen.length} read models`} from ${total ?? 'the'} events…`);
   // What is reported: the events in the log, or where the engine cannot count them, the most
   // events a worker read (each reads only the types its read models handle).
   let read: number;

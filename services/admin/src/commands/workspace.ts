@@ -1,6 +1,6 @@
 import type { Application } from '@support/application';
 import { type Workspace, workspacesOf } from '@support/workspaces';
-import { flags, onOff, Output, required, UsageError, wholeNumber } from '../cli';
+import { flags, onOff, Output, Refused, required, UsageError, wholeNumber } from '../cli';
 
 const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
 
@@ -43,7 +43,7 @@ export const workspaceCommand = async (app: Application, out: Output, [sub, ...a
     case 'get': {
       const v = flags(args, { id: 'string' });
       const workspace = await workspacesOf(app).commands.get(required(v, 'id'));
-      if (!workspace) throw new UsageError(`workspace ${v.id} not found`);
+      if (!workspace) throw new Refused(`workspace ${v.id} not found`);
       return out.result(print(workspace));
     }
     default:
