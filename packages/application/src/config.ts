@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { SET_ASIDE_AFTER } from '@support/projections';
 /** Everything the operator sets through the environment (operator interface). */
@@ -66,6 +67,31 @@ const oneOf = <V extends string>(value: string | undefined, allowed: readonly V[
   return value as V;
 };
 
+/** `true` or `false` (unset: `fallback`): a typo such as `yes` would otherwise mean `false`, silently. */
+const flag = (value: string | undefined, fallback: boolean, name: string): boolean => {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (value.trim() === 'true') return true;
+  if (value.trim() === 'false') return false;
+  throw new Error(`${name} must be true or false (got "${value}")`);
+};
+
+/**
+ * Comma-separated CIDRs, each an address node:net accepts and a prefix length its family allows:
+ * a typo would otherwise allow nothing, silently, where the operator meant to allow a network.
+ */
+const cidrs = (value: string | undefined, name: string): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address, bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      if (family === 0 || rest.length > 0 || bits === undefined || !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128))
+        throw new Error(`${name}: "${entry}" is not a CIDR (expected e.g. 10.1.0.0/16 or fd00::/8)`);
+      return entry;
+    });
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const config = readConfig(env);
   if (config.leaseTtlMs < 200) throw new Error('LEASE_TTL_MS must be at least 200 (leases are renewed every quarter of it)');
@@ -80,26 +106,23 @@ const readConfig = (env: NodeJS.ProcessEnv): Config => ({
   eventstoreUrl: env.EVENTSTORE_URL || undefined,
   mongodbUrl: env.MONGODB_URL || undefined,
   natsUrl: env.NATS_URL || undefined,
-  logLevel: env.LOG_LEVEL || 'info',
+  logLevel: oneOf(env.LOG_LEVEL, ['debug', 'info', 'warn', 'error'] as const, 'info', 'LOG_LEVEL'),
   rateLimitScale: decimal(env.RATE_LIMIT_SCALE, 1, 'RATE_LIMIT_SCALE'),
   instanceId: env.INSTANCE_ID || `${hostname()}:${process.pid}`,
   leaseTtlMs: int(env.LEASE_TTL_MS, 10_000, 'LEASE_TTL_MS'),
   readyMaxLagMs: int(env.READY_MAX_LAG_MS, 30_000, 'READY_MAX_LAG_MS'),
   readYourWritesTimeoutMs: int(env.READ_YOUR_WRITES_TIMEOUT_MS, 5000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
   projectionSetAsideAfter: int(env.PROJECTION_SET_ASIDE_AFTER, SET_ASIDE_AFTER, 'PROJECTION_SET_ASIDE_AFTER'),
-  trustProxy: env.TRUST_PROXY === 'true',
+  trustProxy: flag(env.TRUST_PROXY, false, 'TRUST_PROXY'),
   webhooks: {
-    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
-    allowedCidrs: (env.WEBHOOK_ALLOWED_CIDRS ?? '')
-      .split(',')
-      .map((c) => c.trim())
-      .filter(Boolean),
+    allowPrivateNetworks: flag(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, false, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+    allowedCidrs: cidrs(env.WEBHOOK_ALLOWED_CIDRS, 'WEBHOOK_ALLOWED_CIDRS'),
     retryBaseMs: int(env.WEBHOOK_RETRY_BASE_MS, 60_000, 'WEBHOOK_RETRY_BASE_MS'),
     retryMaxMs: int(env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 'WEBHOOK_RETRY_MAX_MS'),
   },
   smtpUrl: env.SMTP_URL || undefined,
   slaIntervalMs: int(env.SLA_MONITOR_INTERVAL_MS, 1000, 'SLA_MONITOR_INTERVAL_MS'),
-  validateResponses: env.VALIDATE_RESPONSES === 'true',
+  validateResponses: flag(env.VALIDATE_RESPONSES, false, 'VALIDATE_RESPONSES'),
   http: {
     headersTimeoutMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 'HTTP_HEADERS_TIMEOUT_MS'),
     requestTimeoutMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 15_000, 'HTTP_REQUEST_TIMEOUT_MS'),

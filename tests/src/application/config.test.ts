@@ -15,6 +15,29 @@ t.test('integers are whole numbers written as digits; a bad value names the vari
   t.throws(() => loadConfig({ AGENT_RERANKER: 'on' }), /AGENT_RERANKER must be one of auto, off/);
 });
 
+t.test('switches, the log level and CIDRs take only their documented forms: a typo stops the start instead of meaning "off"', async (t) => {
+  t.strictSame(
+    [loadConfig({ TRUST_PROXY: 'true' }).trustProxy, loadConfig({ TRUST_PROXY: 'false' }).trustProxy, loadConfig({}).trustProxy],
+    [true, false, false],
+  );
+  for (const name of ['TRUST_PROXY', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'VALIDATE_RESPONSES'])
+    for (const bad of ['yes', '1', 'TRUE', 'on'])
+      t.throws(() => loadConfig({ [name]: bad }), new RegExp(`${name} must be true or false \\(got "${bad}"\\)`), `${name}=${bad}`);
+  t.equal(loadConfig({ LOG_LEVEL: 'warn' }).logLevel, 'warn');
+  t.throws(() => loadConfig({ LOG_LEVEL: 'verbose' }), /LOG_LEVEL must be one of debug, info, warn, error \(got "verbose"\)/);
+  t.strictSame(loadConfig({ WEBHOOK_ALLOWED_CIDRS: ' 10.1.0.0/16, fd00::/8 ,192.0.2.7/32' }).webhooks.allowedCidrs, [
+    '10.1.0.0/16',
+    'fd00::/8',
+    '192.0.2.7/32',
+  ]);
+  for (const bad of ['notacidr', '10.1.0.0', '10.1.0.0/33', 'fd00::/129', '10.1.0.0/16/2', '10.1.0/16', '10.1.0.0/x'])
+    t.throws(
+      () => loadConfig({ WEBHOOK_ALLOWED_CIDRS: `10.0.0.0/8,${bad}` }),
+      new RegExp(`WEBHOOK_ALLOWED_CIDRS: "${bad.replace(/[./]/g, '\\$&')}" is not a CIDR`),
+      bad,
+    );
+});
+
 t.test('the service refuses to start on a bad setting, with one JSON line and exit 1', async (t) => {
   const dir = tempDir();
   t.teardown(() => removeDir(dir));
