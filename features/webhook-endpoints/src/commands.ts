@@ -125,10 +125,11 @@ export const webhookGuardOf = (app: Application): GuardOptions => ({
 
 /** The application's endpoint commands: a workspace's endpoints are counted in its read model. */
 export const webhookEndpointsOf = perApplication((app: Application) => {
-  const disables = app.metrics.counter(
+  const disables = app.metrics.counterOf(
     'support_webhook_endpoint_disables_total',
     'Endpoints disabled by their delivery attempts, by reason (gone: a 410; consecutive_failures: 15 in a row)',
-    ['reason'],
+    'reason',
+    ['gone', 'consecutive_failures'],
   );
   return new WebhookEndpoints(
     app.deps,

@@ -40,6 +40,17 @@ export class Metrics {
     );
   }
 
+  /**
+   * A counter over one label whose values are known beforehand: each of its series is exported
+   * at 0 from the start. A series that first appears at 1 is no increase to Prometheus'
+   * `increase()` or `rate()`, so an alert on the first endpoint disabled after a restart would miss it.
+   */
+  counterOf<L extends string>(name: string, help: string, label: L, values: readonly string[]): Counter<L> {
+    const counter = this.counter(name, help, [label]);
+    for (const value of values) counter.inc({ [label]: value } as Partial<Record<L, string>>, 0);
+    return counter;
+  }
+
   histogram<L extends string = never>(name: string, help: string, labelNames: readonly L[] = [], buckets = LATENCY_BUCKETS): Histogram<L> {
     return (
       (this.registry.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] })

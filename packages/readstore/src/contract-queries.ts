@@ -15,6 +15,27 @@ export interface ContractContext {
 
 /** The read-store contract's search and bulk-load tests (contract.ts runs them with the rest). */
 export const queryContract = (t: Test, ctx: ContractContext): void => {
+  t.test('count: every document matching, however many, with an upper bound on a number', async (t) => {
+    const c = ctx.store().collection<Person>({ name: `contract_count_${ctx.suffix}`, indexes: [['workspace_id']] });
+    t.teardown(() => c.clear());
+    await c.writeMany(
+      Array.from({ length: 1205 }, (_, n) => ctx.person(1000 + n, { rank: n, vip: n % 5 === 0, name: n % 100 === 0 ? null : 'someone' })),
+      [],
+    );
+    t.strictSame(
+      [
+        await c.count({}),
+        await c.count({ vip: true }),
+        await c.count({ vip: true }, { field: 'rank', value: 99 }),
+        await c.count({}, { field: 'rank', value: 0 }),
+        await c.count({ name: null }),
+        await c.count({ vip: true, name: null }),
+        await c.count({ workspace_id: 'ws_none' }),
+      ],
+      [1205, 241, 20, 1, 13, 13, 0],
+    );
+  });
+
   t.test('search is a case-insensitive substring match over several fields, with or without an index for it', async (t) => {
     const name = `contract_search_${ctx.suffix}`;
     // Written before the collection is first opened with its search index: a new index takes in what is there.

@@ -178,6 +178,11 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     return refused.flat();
   }
 
+  count(where: Record<string, Scalar>, atMost?: { field: string; value: number }): Promise<number> {
+    const filter = mongoQuery({ where }).filter;
+    return this.op(() => this.c.countDocuments(atMost ? { $and: [filter, { [checkField(atMost.field)]: { $lte: atMost.value } }] } : filter));
+  }
+
   /**
    * Drops the collection and makes its indexes again, empty: a document-by-document delete of
    * 12,500 documents took FerretDB on PostgreSQL 0.9 s, a drop a few milliseconds. The indexes

@@ -56,6 +56,11 @@ export interface Collection<T extends Doc> {
    * (SQLite hands back the text it stores; MongoDB's documents are serialized).
    */
   getText(id: string): Promise<string | null>;
+  /**
+   * How many documents match `where` and, when given, hold a number ≤ `atMost.value` in
+   * `atMost.field`: a backlog's whole size for a gauge (a `find` with a limit stops counting).
+   */
+  count(where: Record<string, Scalar>, atMost?: { field: string; value: number }): Promise<number>;
   findText(query: FindQuery): Promise<FindResult<DocText>>;
   /** Inserts or replaces the whole document. */
   put(doc: T): Promise<void>;

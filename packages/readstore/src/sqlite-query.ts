@@ -21,6 +21,30 @@ export const indexedSearch = (search: NonNullable<FindQuery['search']>, searchFi
 
 export const instrSearch = (fields: readonly string[]) => `(${fields.map((f) => `instr(lower(coalesce(${path(f)}, '')), ?) > 0`).join(' OR ')})`;
 
+/** `where` as SQL conditions on the document's fields (null: a missing or null field), with their parameters. */
+const equalities = (fields: Record<string, Scalar>): { where: string[]; params: Scalar[] } => {
+  const where: string[] = [];
+  const params: Scalar[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === null) where.push(`${path(field)} IS NULL`);
+    else {
+      where.push(`${path(field)} = ?`);
+      params.push(bind(value));
+    }
+  }
+  return { where, params };
+};
+
+/** The SQL and parameters of `count` on `table`. */
+export const sqliteCount = (table: string, fields: Record<string, Scalar>, atMost?: { field: string; value: number }): { sql: string; params: Scalar[] } => {
+  const { where, params } = equalities(fields);
+  if (atMost) {
+    where.push(`${path(atMost.field)} <= ?`);
+    params.push(atMost.value);
+  }
+  return { sql: `SELECT count(*) FROM "${table}"${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, params };
+};
+
 /** A phrase of the trigram index: the text as a case-insensitive substring of one of its columns. */
 export const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
@@ -30,15 +54,7 @@ export const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
  * an indexed search's text to look up in the index (`searchWindow`), the rest checked on the rows.
  */
 export const sqliteQuery = (table: string, q: FindQuery, searchFields?: readonly string[], window?: string | null): { sql: string; params: Scalar[] } => {
-  const where: string[] = [];
-  const params: Scalar[] = [];
-  for (const [field, value] of Object.entries(q.where ?? {})) {
-    if (value === null) where.push(`${path(field)} IS NULL`);
-    else {
-      where.push(`${path(field)} = ?`);
-      params.push(bind(value));
-    }
-  }
+  const { where, params } = equalities(q.where ?? {});
   if (q.search && indexedSearch(q.search, searchFields)) {
     const { fts, rows } = searchTables(table);
     where.push(`id IN (SELECT r.id FROM "${fts}" JOIN "${rows}" r ON r.n = "${fts}".rowid WHERE "${fts}" MATCH ?)`);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 import { COMMON_TRIGRAM_ROWS, searchWindow } from './search-window';
-import { path, bind, indexedSearch, phrase, sqliteQuery } from './sqlite-query';
+import { path, bind, indexedSearch, phrase, sqliteCount, sqliteQuery } from './sqlite-query';
 
 export { sqliteQuery } from './sqlite-query';
 import { SEARCH_FLUSH_MS, SearchIndex, searchIndex, searchTables } from './search-index';
@@ -96,6 +96,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async getText(id: string): Promise<string | null> {
     return (this.getStatement.get(id) as string | undefined) ?? null;
+  }
+
+  async count(where: Record<string, Scalar>, atMost?: { field: string; value: number }): Promise<number> {
+    const { sql, params } = sqliteCount(this.table, where, atMost);
+    return this.stmt(sql)
+      .pluck()
+      .get(...params) as number;
   }
 
   private rowsWith(trigram: string): number {

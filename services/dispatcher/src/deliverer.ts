@@ -10,7 +10,7 @@ import {
   WebhookRecords,
   webhookRecordsOf,
 } from '@support/webhook-endpoints';
-import { attemptOutcome, dispatcherMetrics, PENDING_CAP } from './metrics';
+import { attemptOutcome, dispatcherMetrics } from './metrics';
 import { GuardOptions, MAX_ATTEMPTS, retryDelayMs, RetryPolicy, SendExtra, SendResult } from '@support/webhooks';
 import { sendAttempt } from './send-attempt';
 import { persist } from './persist';
@@ -74,8 +74,9 @@ export class Deliverer {
     this.endpoints = { all: endpointsOf(app).all, commands: webhookEndpointsOf(app), guard: webhookGuardOf(app) };
     this.metrics = dispatcherMetrics(app, {
       inFlight: () => this.active.size,
-      due: () => this.stats.due,
-      pending: async () => (await this.records.deliveryDocs.find({ where: { status: 'pending' }, limit: PENDING_CAP })).items.length,
+      // Counted at each scrape, whole: an autoscaler reads the backlog's size from them.
+      due: () => this.records.deliveryDocs.count({ status: 'pending' }, { field: 'next_retry_ms', value: this.app.clock.now().getTime() }),
+      pending: () => this.records.deliveryDocs.count({ status: 'pending' }),
     });
   }
 

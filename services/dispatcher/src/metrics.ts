@@ -1,9 +1,6 @@
 import type { Application } from '@support/application';
 import type { SendResult } from '@support/webhooks';
 
-/** Past this many, `support_webhook_deliveries_pending` says this many. */
-export const PENDING_CAP = 1000;
-
 /** How an attempt ended, as an operator groups them. */
 export const attemptOutcome = (result: SendResult): string => {
   if (result.ok) return 'succeeded';
@@ -13,17 +10,27 @@ export const attemptOutcome = (result: SendResult): string => {
 };
 
 /** The dispatcher's series: attempts by outcome and their latency, deliveries waiting (endpoint disables: webhook-endpoints' commands). */
-export const dispatcherMetrics = (app: Application, live: { inFlight(): number; due(): number; pending(): Promise<number> }) => {
+export const dispatcherMetrics = (app: Application, live: { inFlight(): number; due(): Promise<number>; pending(): Promise<number> }) => {
   const m = app.metrics;
   m.gauge('support_webhook_deliveries_in_flight', 'Delivery attempts being sent by this dispatcher now', [], (g) => g.set(live.inFlight()));
-  m.gauge('support_webhook_deliveries_due', 'Pending deliveries due now, as of the last scan (of the first 200 by due time)', [], (g) => g.set(live.due()));
-  m.gauge('support_webhook_deliveries_pending', `Deliveries waiting for an attempt, due or scheduled (at most ${PENDING_CAP})`, [], async (g) => {
-    g.set(await live.pending());
+  m.gauge('support_webhook_deliveries_due', 'Deliveries waiting for an attempt that is due now (all of them, in the shared read store)', [], async (g) => {
+    g.set(await live.due());
   });
+  m.gauge(
+    'support_webhook_deliveries_pending',
+    'Deliveries waiting for an attempt, due or scheduled (all of them, in the shared read store)',
+    [],
+    async (g) => {
+      g.set(await live.pending());
+    },
+  );
   return {
-    attempts: m.counter('support_webhook_attempts_total', 'Webhook delivery attempts, by outcome (succeeded, http_error, gone, no_response, interrupted)', [
+    attempts: m.counterOf(
+      'support_webhook_attempts_total',
+      'Webhook delivery attempts, by outcome (succeeded, http_error, gone, no_response, interrupted)',
       'outcome',
-    ]),
+      ['succeeded', 'http_error', 'gone', 'no_response', 'interrupted'],
+    ),
     attemptSeconds: m.histogram('support_webhook_attempt_duration_seconds', 'Time from sending an attempt to its answer (or its failure)', ['outcome']),
     canceled: m.counter('support_webhook_deliveries_canceled_total', 'Deliveries canceled because their endpoint was disabled or deleted'),
   };

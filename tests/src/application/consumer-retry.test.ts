@@ -28,6 +28,7 @@ const flaky = (inner: ReadStore) => {
         get: (id) => c.get(id),
         find: (q) => c.find(q),
         getText: (id) => c.getText(id),
+        count: (where, atMost) => c.count(where, atMost),
         findText: (q) => c.findText(q),
         delete: (id) => c.delete(id),
         clear: () => c.clear(),

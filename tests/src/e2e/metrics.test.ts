@@ -27,6 +27,17 @@ t.test('served without a key, in the Prometheus text format, with the process me
   t.match(res.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
   const m = new Scrape(await res.text());
   for (const name of ['process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes']) t.ok(m.names.has(name), name);
+  // Counters by a known label start at 0, before anything happened: increase() sees their first event
+  t.strictSame(
+    [
+      m.has('support_webhook_attempts_total', { outcome: 'gone' }),
+      m.has('support_webhook_endpoint_disables_total', { reason: 'consecutive_failures' }),
+      m.has('support_agent_escalations_total', { reason: 'no_answer' }),
+      m.has('support_agent_credits_charged_total', { tier: 'ultra' }),
+    ],
+    [true, true, true, true],
+  );
+  t.equal(m.value('support_webhook_endpoint_disables_total', { reason: 'gone' }), 0);
   t.equal((await client(e2e.svc.baseUrl).get('/metrics')).status, 404, 'outside /v1 only');
 });
 
@@ -75,4 +86,19 @@ t.test('traffic moves its series: requests, appends, consumers, webhook attempts
   t.ok(after.has('support_webhook_deliveries_pending'), 'deliveries waiting');
   const consumers = after.series('support_consumer_lag_seconds').map((s) => s.labels.consumer);
   t.ok(consumers.includes('projector') && consumers.length >= 3, `every consumer's lag: ${consumers.join(', ')}`);
+});
+
+t.test('the backlog gauges count the deliveries waiting, from the shared read store', async (t) => {
+  // Given an endpoint that fails, and one that is held back: their deliveries wait for a retry
+  const failing = (await e2e.ws.api.post('/webhook_endpoints', { url: receiver.url('/failing'), enabled_events: ['customer.created'] })).body;
+  receiver.reply = (r) => (r.path === '/failing' ? { status: 500, body: 'no' } : { status: 200, body: 'ok' });
+  const pending = async () => (await scrape(origin())).value('support_webhook_deliveries_pending');
+  for (let i = 0; i < 3; i++) t.equal((await e2e.ws.api.post('/customers', { email: `backlog-${i}@example.com` })).status, 201);
+  // Then the gauge counts each of them while they wait (each retried, none given up yet)
+  await until(async () => (await pending()) === 3, 10_000, 50, 'three deliveries waiting');
+  t.ok((await scrape(origin())).value('support_webhook_deliveries_due') <= 3, 'due ones among them');
+  // And none once the endpoint answers
+  receiver.reply = () => ({ status: 200, body: 'ok' });
+  await until(async () => (await pending()) === 0, 15_000, 50, 'the backlog delivered');
+  t.equal((await e2e.ws.api.patch(`/webhook_endpoints/${failing.id}`, { status: 'disabled' })).status, 200);
 });

@@ -49,6 +49,7 @@ t.test('the alerts an operator needs, each with a severity, a summary and what t
     rules.map((r) => r.alert),
     [
       'SupportProjectorLagging',
+      'SupportDeliveryConsumerLagging',
       'SupportConsumerFailing',
       'SupportEventsSetAside',
       'SupportNoActiveRelay',
