@@ -1,4 +1,5 @@
 import t from 'tap';
+import { API_VERSION } from '@support/http';
 import { enableAgent, importArticles, kbId } from '../support/agent';
 import { client } from '../support/client';
 import { serviceFixture } from '../support/fixture';
@@ -73,7 +74,13 @@ t.test('traffic moves its series: requests, appends, consumers, webhook attempts
   t.ok(moved('support_consumer_events_total', { consumer: 'projector' }) >= 3, 'the projector handled the events');
   t.ok(moved('support_consumer_position', { consumer: 'projector' }) > 0, 'and moved on');
   t.equal(after.value('support_consumer_up', { consumer: 'projector' }), 1);
-  t.equal(after.value('support_instance_info', { role: 'standalone' }), 1, 'the process says what it is (the lease alerts leave the embedded default alone)');
+  t.equal(
+    after.value('support_instance_info', { role: 'standalone', version: API_VERSION }),
+    1,
+    'the process says what it is (the lease alerts leave the embedded default alone) and which release it runs',
+  );
+  const health = (await (await fetch(`${origin()}/healthz`)).json()) as { role: string; version: string };
+  t.strictSame([health.role, health.version], ['standalone', API_VERSION], '/healthz says the same');
   t.equal(after.value('support_projection_set_aside_events', { consumer: 'projector' }), 0);
   t.equal(moved('support_webhook_attempts_total', { outcome: 'succeeded' }), 1, 'the delivery');
   t.equal(moved('support_webhook_attempts_total', { outcome: 'gone' }), 1, 'the 410');

@@ -4,7 +4,7 @@ import { Application, loadConfig, openEngines, silentLogger } from '@support/app
 import { createHttpApp } from '@support/api';
 import { client } from '../support/client';
 import { removeDir, tempDir } from '../support/service';
-import { apiOf } from '@support/http';
+import { API_VERSION, apiOf } from '@support/http';
 import { CATALOG } from '@support/catalog';
 
 // GET /readyz says whether to send the process traffic: every engine answers, and no consumer
@@ -31,7 +31,14 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
     { status: ready.status, body: ready.body },
     {
       status: 200,
-      body: { status: 'ready', role: 'api', instance: config.instanceId, engines: { event_store: 'ok', read_store: 'ok', bus: 'ok' }, lagging: [] },
+      body: {
+        status: 'ready',
+        role: 'api',
+        instance: config.instanceId,
+        version: API_VERSION,
+        engines: { event_store: 'ok', read_store: 'ok', bus: 'ok' },
+        lagging: [],
+      },
     },
   );
   busDown = true;
@@ -44,6 +51,7 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
         status: 'not_ready',
         role: 'api',
         instance: config.instanceId,
+        version: API_VERSION,
         engines: { event_store: 'ok', read_store: 'ok', bus: 'bus unreachable' },
         lagging: [],
       },

@@ -44,6 +44,12 @@ export class LogConsumer {
     const saved = await this.reads.getCheckpoint(this.name);
     const from = saved ? parsePosition(saved) : START;
     this.log.debug('log consumer starting', { consumer: this.name, from: formatPosition(from) });
+    // Said aloud: on a log kept without its read store, a webhook or notice consumer sends again what it sent before.
+    if (!saved && (await this.events.readAll(START, 1)).length > 0)
+      this.log.warn('log consumer has no checkpoint: it handles the whole log from its first event', {
+        consumer: this.name,
+        see: 'a read store lost or replaced while the log was kept re-sends past webhooks and notices (docs/operating/backup.md)',
+      });
     this.subscription = new RetryingSubscription(
       this.events,
       this.name,

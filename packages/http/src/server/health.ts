@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Application, LeaseHealth, Worker } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
+import { API_VERSION } from '../api';
 import { registerProbeMetrics } from './metrics';
 
 /** What GET /healthz and GET /readyz report about the process. */
@@ -34,7 +35,8 @@ export const healthEndpoints = (app: Application, probes: Probes, role: string):
       return;
     }
     const consumers = probes.consumers();
-    const identity = { role, instance: app.config.instanceId };
+    // The release this process runs: a rolling upgrade shows two.
+    const identity = { role, instance: app.config.instanceId, version: API_VERSION };
     if (ctx.path === '/healthz') {
       const degraded = consumers.some((c) => c.status !== 'running' || (c.set_aside ?? 0) > 0);
       ctx.body = { status: degraded ? 'degraded' : 'ok', ...identity, consumers, leases: probes.leases() };

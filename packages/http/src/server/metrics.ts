@@ -1,5 +1,6 @@
 import type { Application } from '@support/application';
 import { parsePosition } from '@support/eventstore';
+import { API_VERSION } from '../api';
 import type { Probes } from './health';
 
 /** Past this many events behind, `support_consumer_lag_events` says this many (its seconds say how far). */
@@ -14,10 +15,10 @@ export const registerProbeMetrics = (app: Application, probes: Probes, role: str
   // Which process this is: lets a rule tell a scale-out (where a relay must hold its lease) from the embedded default (which runs none).
   m.gauge(
     'support_instance_info',
-    'Always 1; `role` is the process: standalone (the embedded default), api, projector, relay, dispatcher, sla-monitor',
-    ['role'],
+    'Always 1; `role` is the process: standalone (the embedded default), api, projector, relay, dispatcher, sla-monitor; `version` the release it runs',
+    ['role', 'version'],
     (g) => {
-      g.set({ role }, 1);
+      g.set({ role, version: API_VERSION }, 1);
     },
   );
   const consumers = () => probes.consumers();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { API_VERSION } from '../api';
 import Koa from 'koa';
 import { type Application, stopTracing, type Worker } from '@support/application';
 import { requestContext } from '../middleware/context';
@@ -120,6 +121,7 @@ export const runUntilSignal = async (app: Application, options: ServeOptions): P
     engines: app.engines.describe,
     role: options.role,
     instance: app.config.instanceId,
+    version: API_VERSION,
   });
   const shutdown = (signal: string) => {
     app.log.info('shutting down', { signal });
