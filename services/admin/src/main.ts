@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Application, DomainFailure, EMBEDDED_FILES, jsonLogger, loadConfigOrExit } from '@support/application';
+import { Application, DomainFailure, EMBEDDED_FILES, fileInUse, jsonLogger, loadConfigOrExit } from '@support/application';
 import { adminLogLevel, output, Refused, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
@@ -70,6 +70,11 @@ const main = async (argv: string[]): Promise<number> => {
         kind: 'not_found',
         message: `${needed} does not exist: DATA_DIR holds no log to ${group === 'backup' ? 'back up' : 'read'} (is DATA_DIR right?)`,
       });
+    // A rebuild beside a running service loses what the service writes meanwhile (and its clients
+    // get answers from emptied read models): on the embedded default that is known, and refused.
+    const readStore = join(dataDir, EMBEDDED_FILES.reads);
+    if (group === 'projections' && rest[0] === 'rebuild' && !config.mongodbUrl && fileInUse(readStore))
+      throw new Refused(`${readStore} is open in another process (the service): stop it before rebuilding; nothing was rebuilt`);
     app = new Application({ catalog: CATALOG, config, log, projector: false });
     await command(app, output(rest.includes('--json')), rest);
     return 0;

@@ -56,6 +56,14 @@ t.test('projections rebuild in worker threads makes the read models the live pro
   }
   const before = await snapshot(ws.api);
   t.equal(before.messages.flatMap((m: { data: unknown[] }) => m.data).length, 8);
+  // Beside the running service, a rebuild is refused: it would lose what the service writes meanwhile
+  const beside = await admin(dir, 'projections', 'rebuild', '--json');
+  t.strictSame(
+    [beside.code, beside.stdout, /readstore\.sqlite is open in another process \(the service\): stop it/.test(beside.stderr)],
+    [1, '', true],
+    beside.stderr,
+  );
+  t.strictSame(await snapshot(ws.api), before, 'and nothing was touched');
   await svc.stop();
   await dropReadStore(dir);
 
