@@ -3,8 +3,7 @@ import { IdempotencyStore } from './limits/idempotency-store';
 import { MemoryCounterStore, SharedCounterStore } from './limits/rate-counters';
 import { RateLimiter } from './limits/rate-limiter';
 
-/** The API's version: in `GET /`, the OpenAPI document and the MCP server's handshake. */
-export const API_VERSION = '1.0.0';
+export { API_VERSION } from './version';
 
 /** What the API's routes run on: the application, and what only the API process builds beside it. */
 export interface Api {

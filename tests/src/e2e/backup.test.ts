@@ -204,6 +204,32 @@ t.test('restore refuses a live data folder, files not of the backup, a newer ver
   const behind = await admin(dir, 'restore', '--from', mixed, '--replace');
   t.strictSame([behind.code, /checkpoints .* lie beyond its log/.test(behind.stderr)], [1, true], `a log behind its read store is refused: ${behind.stderr}`);
 
+  // A log whose pages SQLite finds wrong (a dozen pages no table uses, its manifest made to
+  // match): refused in a few words, not SQLite's page-by-page list.
+  const padded = join(backups, 'padded');
+  cpSync(early, padded, { recursive: true });
+  const log = join(padded, 'events.sqlite');
+  const bytes = readFileSync(log);
+  bytes.writeUInt32BE(bytes.readUInt32BE(28) + 12, 28);
+  writeFileSync(log, Buffer.concat([bytes, Buffer.alloc(bytes.readUInt16BE(16) * 12)]));
+  const rehashed = manifestOf(padded);
+  rehashed.files = rehashed.files.map((f: { name: string }) =>
+    f.name === 'events.sqlite' ? { name: f.name, bytes: statSync(log).size, sha256: createHash('sha256').update(readFileSync(log)).digest('hex') } : f,
+  );
+  writeFileSync(join(padded, 'backup.json'), JSON.stringify(rehashed));
+  const unused = await admin(dir, 'restore', '--from', padded, '--replace');
+  const said = unused.stderr.trim().split('\n').pop()!;
+  t.strictSame(
+    [
+      unused.code,
+      /^error: events\.sqlite in .* fails SQLite's integrity check: \*\*\* in database main \*\*\* \/ Page \d+: never used \/ Page \d+: never used \(and 10 more lines\)$/.test(
+        said,
+      ),
+    ],
+    [1, true],
+    said,
+  );
+
   const newer = join(backups, 'newer');
   cpSync(early, newer, { recursive: true });
   writeFileSync(join(newer, 'backup.json'), JSON.stringify({ ...manifestOf(early), api_version: '9.0.0' }));

@@ -62,12 +62,13 @@ export const asksForSum = (message: string): boolean => SUM.test(message.trim())
  * A question that uses this many of its closest passage's words is about the product, whatever
  * it sounds like: "When is there a person at the front desk?" is close to "are you a human?",
  * and an answer about opening hours, not "I can only help with questions about…", is what it
- * needs. So is a customer telling of their own case ("I totally forgot to pick my dinners this
+ * needs (seen on a help centre tried after the split, a co-working space). So is a customer
+ * telling of their own case in the first person ("I totally forgot to pick my dinners this
  * week.", close to asking what to cook: a FreshCrate follow-up's first message). A request is
  * declined all the same ("Tell me a joke about the rain forecast."): it asks for a task,
- * whatever its topic (on the tuning half, the statements changed no figure and no probe). Seen on a help centre tried after the split (a
- * co-working space); on the tuning half it changes nothing (for messages of any kind, not only
- * questions, it answered one near-but-unanswerable request more).
+ * whatever its topic. On the tuning half, questions and first-person statements change no
+ * figure and no probe list; messages of every kind would answer one more near-but-unanswerable
+ * request.
  */
 export const ABOUT_THE_PRODUCT = 2;
 

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Application, LeaseHealth, Worker } from '@support/application';
 import type { ConsumerHealth } from '@support/eventstore';
-import { API_VERSION } from '../api';
+import { API_VERSION } from '../version';
 import { registerProbeMetrics } from './metrics';
 
 /** What GET /healthz and GET /readyz report about the process. */

@@ -1,6 +1,6 @@
 import type { Application } from '@support/application';
 import { parsePosition } from '@support/eventstore';
-import { API_VERSION } from '../api';
+import { API_VERSION } from '../version';
 import type { Probes } from './health';
 
 /** Past this many events behind, `support_consumer_lag_events` says this many (its seconds say how far). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { API_VERSION } from '../api';
+import { API_VERSION } from '../version';
 import Koa from 'koa';
 import { type Application, stopTracing, type Worker } from '@support/application';
 import { requestContext } from '../middleware/context';

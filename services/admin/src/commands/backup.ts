@@ -54,6 +54,12 @@ export const backupTarget = (args: string[]): string => {
   return dir;
 };
 
+/** SQLite's verdict on a damaged file, short: its first lines and how many more (a page list runs to dozens). */
+const firstLines = (text: string, keep = 3): string => {
+  const lines = text.trim().split('\n');
+  return lines.length <= keep ? lines.join(' / ') : `${lines.slice(0, keep).join(' / ')} (and ${lines.length - keep} more lines)`;
+};
+
 /** How many events a log holds, or why that cannot be told (a damaged log is replaced all the same). */
 const eventsOrWhy = (dir: string): string => {
   try {
@@ -133,7 +139,7 @@ export const restoreCommand = async (config: Config, out: Output, args: string[]
     if (sha256 !== undefined && sha256Of(file) !== sha256)
       throw new Error(`${name} in ${from} does not match its manifest's sha256: not the file this backup wrote`);
     const verdict = integrityOf(file);
-    if (verdict !== 'ok') throw new Error(`${name} in ${from} fails SQLite's integrity check: ${verdict}`);
+    if (verdict !== 'ok') throw new Error(`${name} in ${from} fails SQLite's integrity check: ${firstLines(verdict)}`);
   }
   const events = eventsInCopy(from);
   if (events !== manifest.events) throw new Error(`${from}: the log holds ${events} events, its manifest says ${manifest.events}`);
