@@ -67,8 +67,17 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
   ])
     expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
   expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
+  // A receiver that takes a token in its URL: the audit print shows the query's names, not its values
+  const tokened = await ws.api.post('/webhook_endpoints', { url: receiver.url('/hook?token=tok_abc123secret&v=2'), enabled_events: ['*'] });
+  t.equal(tokened.status, 201);
+  t.equal((await ws.api.delete(`/webhook_endpoints/${tokened.body.id}`)).status, 200);
   const replay = await admin(e2e.dir, 'events', 'replay', '--workspace', ws.workspaceId);
   t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
+  t.strictSame(
+    [replay.stdout.includes('tok_abc123secret'), replay.stdout.includes('/hook?token=[redacted]&v=[redacted]')],
+    [false, true],
+    'a token in a URL is redacted, its name kept',
+  );
   t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
   t.strictSame((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
   expectError(t, await ws.api.get(`/webhook_endpoints/${id}`), 404, 'not_found');

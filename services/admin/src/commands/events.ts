@@ -7,8 +7,9 @@ const REDACTED = '[redacted]';
 
 /**
  * Secrets are in the log (the dispatcher signs with webhook secrets; channels keep their tokens
- * in `config`) but not in an audit print: a `secret` is hidden whole, a `config`'s settings each
- * by value (their names show what changed), in an event's data and in its `changes`.
+ * in `config`; a receiver may take a token in its URL) but not in an audit print: a `secret` is
+ * hidden whole, a `config`'s settings and a `url`'s query values and password each by value
+ * (their names show what changed), in an event's data and in its `changes`.
  */
 const redact = (data: unknown): unknown => {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
@@ -17,9 +18,25 @@ const redact = (data: unknown): unknown => {
       if (field === 'secret') return [field, REDACTED];
       if (field === 'config' && value && typeof value === 'object')
         return [field, Object.fromEntries(Object.keys(value as object).map((name) => [name, REDACTED]))];
+      if (field === 'url' && typeof value === 'string') return [field, redactUrl(value)];
       return [field, field === 'changes' ? redact(value) : value];
     }),
   );
+};
+
+/** A URL with its password and each query value hidden (`?token=…` authenticates some receivers). */
+const redactUrl = (text: string): string => {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  if (url.password === '' && url.search === '') return text;
+  if (url.password !== '') url.password = REDACTED;
+  const names = [...url.searchParams.keys()];
+  url.search = names.map((name) => `${encodeURIComponent(name)}=${REDACTED}`).join('&');
+  return url.toString();
 };
 
 /** Audit print of history: one JSON line per event, oldest first, streamed. */
