@@ -56,14 +56,17 @@ t.test('projections rebuild in worker threads makes the read models the live pro
   }
   const before = await snapshot(ws.api);
   t.equal(before.messages.flatMap((m: { data: unknown[] }) => m.data).length, 8);
-  // Beside the running service, a rebuild is refused: it would lose what the service writes meanwhile
-  const beside = await admin(dir, 'projections', 'rebuild', '--json');
-  t.strictSame(
-    [beside.code, beside.stdout, /readstore\.sqlite is open in another process \(the service\): stop it/.test(beside.stderr)],
-    [1, '', true],
-    beside.stderr,
-  );
-  t.strictSame(await snapshot(ws.api), before, 'and nothing was touched');
+  // Beside the running embedded service, a rebuild is refused: it would lose what the service
+  // writes meanwhile (on MongoDB a running service cannot be told from here: stopping it is the operator's)
+  if (!readStoreOnMongo()) {
+    const beside = await admin(dir, 'projections', 'rebuild', '--json');
+    t.strictSame(
+      [beside.code, beside.stdout, /readstore\.sqlite is open in another process \(the service\): stop it/.test(beside.stderr)],
+      [1, '', true],
+      beside.stderr,
+    );
+    t.strictSame(await snapshot(ws.api), before, 'and nothing was touched');
+  }
   await svc.stop();
   await dropReadStore(dir);
 
