@@ -96,7 +96,7 @@ t.test('traffic moves its series: requests, appends, consumers, webhook attempts
 });
 
 t.test('the backlog gauges count the deliveries waiting, from the shared read store', async (t) => {
-  // Given an endpoint that fails, and one that is held back: their deliveries wait for a retry
+  // Given an endpoint that fails: its deliveries wait for their retries
   const failing = (await e2e.ws.api.post('/webhook_endpoints', { url: receiver.url('/failing'), enabled_events: ['customer.created'] })).body;
   receiver.reply = (r) => (r.path === '/failing' ? { status: 500, body: 'no' } : { status: 200, body: 'ok' });
   const pending = async () => (await scrape(origin())).value('support_webhook_deliveries_pending');
