@@ -138,7 +138,7 @@ export class Customers {
     conversationId: string,
     customerId: string | null,
     lead: { email: string | null; phone: string | null },
-    mayChange = true,
+    mayChange: boolean,
   ) {
     const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
     const matched = customerId === null ? await this.createOrMatch(ctx, contact) : null;

@@ -99,7 +99,7 @@ interface Choice {
 
 /** The "I don't know" answer in the tone: nothing relevant, nothing invented; greeting only in the conversation's first answer. */
 const unknown = (question: Question): Answer => ({
-  messages: [withoutGreeting(question, wordingOf(question).unknown)],
+  messages: [withoutGreeting(question, wordingOf(question))],
   quick_replies: [],
   buttons: [],
   images: [],
@@ -266,11 +266,10 @@ const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Cho
   return { messages, quick_replies, buttons, images, sources, grounded: true };
 };
 
-/** A reply after the agent has already answered in this conversation does not greet again. */
-const withoutGreeting = (question: Question, text: string): string => {
-  const { greeting } = wordingOf(question);
+/** "I don't know", without its greeting once the agent has already answered in this conversation. */
+const withoutGreeting = (question: Question, { greeting, unknown }: { greeting: string; unknown: string }): string => {
   const answered = question.history.some((h) => h.role === 'ai');
-  return answered && text.startsWith(greeting) ? text.slice(greeting.length).trimStart() : text;
+  return answered && unknown.startsWith(greeting) ? unknown.slice(greeting.length).trimStart() : unknown;
 };
 
 /** The greeting, closing and "I don't know" in the tone, and in the customer's language when it is one of languages.ts. */
