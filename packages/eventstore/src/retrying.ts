@@ -39,7 +39,7 @@ export class RetryingSubscription {
     readonly name: string,
     private position: Position,
     private readonly handler: (batch: RecordedEvent[]) => Promise<void>,
-    private readonly log: Pick<Logger, 'warn'>,
+    private readonly log: Pick<Logger, 'warn' | 'info'>,
     private readonly backoff = { baseMs: 100, maxMs: 30_000 },
     private readonly now: () => number = Date.now,
   ) {
@@ -58,7 +58,8 @@ export class RetryingSubscription {
         this.position = batch[batch.length - 1].position;
         this.state.position = formatPosition(this.position);
         this.state.handled_total += batch.length;
-        if (this.state.failures) this.log.warn('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
+        // Good news, at info: the failures before it were warned of one by one.
+        if (this.state.failures) this.log.info('consumer recovered', { consumer: this.name, after_failures: this.state.failures });
         this.state.failures = 0;
         this.state.status = 'running';
       },

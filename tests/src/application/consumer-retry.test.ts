@@ -84,6 +84,13 @@ t.test('the projector retries a failing read store and catches up; health shows 
   for (const w of written) t.ok(await customersOf(app).reads.get(workspace.id, w.id), `customer ${w.id} is readable`);
   t.equal(app.projector!.health()!.failures, 0);
   t.strictSame(app.projector!.health()!.lag_ms, 0, 'caught up: no lag');
+  // Recovery is good news: one line at info, not a warning an alert would page on.
+  const recovered = lines.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.msg === 'consumer recovered');
+  t.strictSame(
+    recovered.map((l) => l.level),
+    ['info'],
+    'the recovery is logged once, at info',
+  );
 });
 
 t.test('a log consumer retries a failing batch, then handles every event once, in order', async (t) => {

@@ -17,18 +17,28 @@ import { fixtureQuestions } from '../support/quality';
 const ROOT = path.resolve(__dirname, '../../..');
 
 interface CpuProfile {
+  startTime: number;
+  endTime: number;
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
 }
 
-/** Self and inclusive time per function, self time per file, as shares of all samples. */
-export const summarize = (profile: CpuProfile, top = 25): string => {
+/**
+ * Self and inclusive time per function, self time per file, as shares of the samples taken
+ * between `window` µs (since the profile began; all of them when not given): the load's, not the
+ * start-up's and the article import's, which are mostly idle waits for the embedding model.
+ */
+export const summarize = (profile: CpuProfile, top = 25, window?: [number, number]): string => {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const time = new Map<number, number>();
-  profile.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window === undefined || (at >= window[0] && at <= window[1])) time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...time.values()].reduce((a, b) => a + b, 0) || 1;
   const short = (url: string) =>
     url
@@ -79,6 +89,9 @@ const main = async () => {
   const profiling = !process.argv.includes('--no-profile');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'support-profile-'));
   const outDir = mkdtempSync(path.join(tmpdir(), 'support-cpuprofile-'));
+  let loadStarted = 0;
+  let loadEnded = 0;
+  let stopped = 0;
   const env = benchServiceEnv(dataDir);
   const service = await startNode(
     path.join(ROOT, 'services/standalone/dist/main.js'),
@@ -121,6 +134,7 @@ const main = async () => {
       await askEachOnce(base, key, questions);
     }
     const cpuBefore = cpuMs(service.proc.pid!);
+    loadStarted = Date.now();
     const r = await autocannon({
       url: base + s.url,
       connections: s.connections,
@@ -129,6 +143,7 @@ const main = async () => {
       headers,
       requests: s.body ? [{ method: 'POST', setupRequest: (req) => ({ ...req, body: s.body!() }) }] : undefined,
     });
+    loadEnded = Date.now();
     // CPU per request is steadier than req/s on a shared machine: what a change saves.
     const cpuPerRequest = ((cpuMs(service.proc.pid!) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
     process.stdout.write(
@@ -136,12 +151,17 @@ const main = async () => {
     );
   } finally {
     await stop(service.proc);
+    stopped = Date.now();
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (!profiling) return;
   const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('the service wrote no profile');
-  process.stdout.write(`${summarize(JSON.parse(readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile)}\n\nprofile: ${path.join(outDir, file)}\n`);
+  const profile = JSON.parse(readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile;
+  // The profile ends as the service exits: count back from there to the load's start and end.
+  const length = profile.endTime - profile.startTime;
+  const window: [number, number] = [length - (stopped - loadStarted) * 1000, length - (stopped - loadEnded) * 1000];
+  process.stdout.write(`${summarize(profile, 25, window)}\n\nprofile: ${path.join(outDir, file)} (the summary counts the load's ${seconds} s)\n`);
 };
 
 if (require.main === module)
