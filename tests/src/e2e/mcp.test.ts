@@ -155,6 +155,35 @@ t.test('the endpoint: bearer auth, chat rate tier, concurrent stateless requests
   );
 });
 
+t.test('an Idempotency-Key on a tools/call: a retried send_message is answered from its turn, charged once', async (t) => {
+  const headers = (key: string) => ({ Accept: 'application/json, text/event-stream', 'Idempotency-Key': key });
+  const send = (id: number, message: string, key: string) =>
+    e2e.ws.api.post('/mcp', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'send_message', arguments: { message } } }, headers(key));
+  const credits = async () => (await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', e2e.ws.workspaceId)).credits;
+  const before = await credits();
+  // An MCP client that sets the header on its session sends it with initialize too: ignored there.
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+  t.equal((await e2e.ws.api.post('/mcp', init, headers('mcp-retry-1'))).status, 200);
+  const first = await send(2, 'How many days do I have for a refund?', 'mcp-retry-1');
+  t.equal(first.status, 200);
+  const turn = json(first.body.result);
+  t.match(turn, { object: 'agent_response', conversation_id: /^conv_/, credits_used: 1 });
+  // The retry is numbered anew, as a client's retry may be.
+  const retry = await send(3, 'How many days do I have for a refund?', 'mcp-retry-1');
+  t.strictSame(json(retry.body.result), turn, 'the same turn, answered again');
+  t.equal(await credits(), before - 1, 'charged once');
+  const messages = (await e2e.ws.api.get(`/conversations/${turn.conversation_id}/messages`)).body.data;
+  t.equal(messages.length, 1 + turn.messages.length, 'one turn in one conversation');
+  const other = await send(4, 'Something else entirely?', 'mcp-retry-1');
+  t.equal(other.status, 400, 'the key with another call');
+  t.match(other.body, { success: false, error: { code: 'validation_error' } });
+});
+
 t.test('the document describes /mcp as the SDK answers it: JSON-RPC in, JSON-RPC errors from the transport', async (t) => {
   const doc = (await httpClient(e2e.svc.baseUrl).get('/openapi.json')).body;
   const op = doc.paths['/mcp'].post;

@@ -103,6 +103,14 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
           description: 'The negotiated protocol version; another value is a 400',
           schema: { type: 'string', enum: [...SUPPORTED_PROTOCOL_VERSIONS] },
         },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Keys a tools/call by its tool and arguments (not the JSON-RPC id): a retried send_message answers the turn already recorded, not charged again. Another call with the same key is a 400. Other messages ignore it.',
+          schema: { type: 'string', maxLength: 255 },
+        },
       ],
       requestBody: {
         required: true,

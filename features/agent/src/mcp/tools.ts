@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Principal } from '@support/application';
 import { CHANNELS, conversationsOf, toConversation, toMessage } from '@support/conversations';
 import type { Scope } from '@support/domain';
-import { API_VERSION, describeErrors, int, listBody, oneOf, pageParams, str, struct, toApiError, type Api } from '@support/http';
+import { API_VERSION, describeErrors, int, listBody, oneOf, pageParams, str, struct, toApiError, type Api, type Idempotency } from '@support/http';
 import { agentOf } from '../service/agent';
 import { CONVERSATION_ID, runTurn, searchBody, searchKnowledge, turnBody } from '../http/routes';
 import { INSTRUCTIONS, TOOLS } from './tool-specs';
@@ -37,7 +37,7 @@ const refusal = (message: string): CallToolResult => ({ isError: true, content: 
  * error that names the missing scope, and validates its arguments with the same io-ts codecs as
  * the REST routes (zod only declares the shape to MCP clients, as the SDK requires).
  */
-export const mcpServer = ({ app }: Api, principal: Principal, requestId: string): McpServer => {
+export const mcpServer = ({ app }: Api, principal: Principal, requestId: string, idempotency: Idempotency | null = null): McpServer => {
   const agent = agentOf(app);
   const server = new McpServer({ name: 'support-platform', version: API_VERSION }, { instructions: INSTRUCTIONS });
 
@@ -72,7 +72,7 @@ export const mcpServer = ({ app }: Api, principal: Principal, requestId: string)
     });
   };
 
-  tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, agent, principal, requestId, args));
+  tool('send_message', TOOLS.send_message, 'agent:chat', turnBody, (args) => runTurn(app, agent, principal, requestId, args, idempotency));
   tool('search_knowledge', TOOLS.search_knowledge, 'agent:read', searchBody, (args) => searchKnowledge(app, agent, principal, args));
   tool('get_conversation', TOOLS.get_conversation, 'conversations:read', getArgs, async ({ conversation_id }) => {
     const doc = await conversationsOf(app).reads.require(principal.workspaceId, conversation_id, 'conversation');
