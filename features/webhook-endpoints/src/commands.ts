@@ -93,9 +93,12 @@ export class WebhookEndpoints {
     return { id, secret, position: outcome.position, replayed: outcome.replayed ?? false };
   }
 
-  /** The dispatcher's report of one attempt: counts failures, disables at the threshold or on 410. */
-  recordAttempt(id: string, attempt: AttemptReport): Promise<void> {
-    return this.attempts.add(id, attempt);
+  /**
+   * The dispatcher's report of one attempt: counts failures, disables at the threshold or on
+   * 410. The events are the endpoint's workspace's (an audit replays a workspace's history).
+   */
+  recordAttempt(endpoint: { id: string; workspace_id: string }, attempt: AttemptReport): Promise<void> {
+    return this.attempts.add(endpoint.id, { workspaceId: endpoint.workspace_id, attempt });
   }
 
   /**
@@ -103,8 +106,9 @@ export class WebhookEndpoints {
    * batches (one append each), and a conflict with another process or a PATCH is decided
    * again until booked, as each conflict means another writer got through.
    */
-  private readonly attempts = new KeyedBatches<AttemptReport>(async (id, reports) => {
-    const ctx: CommandContext = { workspaceId: null, actor: 'system', requestId: null };
+  private readonly attempts = new KeyedBatches<{ workspaceId: string; attempt: AttemptReport }>(async (id, items) => {
+    const ctx: CommandContext = { workspaceId: items[0].workspaceId, actor: 'system', requestId: null };
+    const reports = items.map((i) => i.attempt);
     const { events } = await executeAll(
       this.deps,
       ctx,

@@ -1,5 +1,5 @@
 import { AccessLevel, ACCESS_LEVELS, ID_PREFIX, scopesForAccess } from '@support/domain';
-import { Aggregate, CommandContext, Deps, execute, failure } from '@support/application';
+import { Aggregate, CommandContext, Deps, execute, failure, load } from '@support/application';
 import { ApiKeyCommand, apiKeyDecider, ApiKeyState } from './key-decider';
 import { ApiKeyEvent } from './key-events';
 import { hashToken, newToken } from './tokens';
@@ -47,7 +47,11 @@ export class ApiKeys {
   }
 
   async revoke(ctx: CommandContext, id: string) {
-    const outcome = await execute(this.deps, ctx, apiKey, apiKeyStream(id), { type: 'revoke' });
+    // The revocation is in its key's workspace's history (an audit replays it by workspace), whoever revokes it.
+    const { state } = await load(this.deps, apiKey, apiKeyStream(id));
+    const outcome = await execute(this.deps, { ...ctx, workspaceId: state.exists ? state.workspace_id : ctx.workspaceId }, apiKey, apiKeyStream(id), {
+      type: 'revoke',
+    });
     return { id, revoked: true as const, position: outcome.position };
   }
 }

@@ -239,7 +239,7 @@ export class Deliverer {
     // The endpoint counts it first (the disable rule sees every failure), then the delivery
     // books it: a crash in between leaves an expired lease, booked as interrupted, uncounted.
     const report = { delivery_id: doc.id, ok: result.ok, gone: result.status === 410, error: result.ok ? null : describe(result) };
-    await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => this.endpoints.commands.recordAttempt(endpoint.id, report));
+    await this.persist('counting a delivery attempt', { delivery_id: doc.id }, () => this.endpoints.commands.recordAttempt(endpoint, report));
     await this.book(doc, attempt, result);
     return 'done';
   }

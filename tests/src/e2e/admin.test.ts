@@ -1,6 +1,8 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { SqliteEventStore } from '@support/eventstore/sqlite';
 import { ADMIN, admin, adminJson, readStoreEnv, removeDir, replayEvents, run, tempDir } from '../support/service';
 
 const dir = tempDir();
@@ -142,8 +144,29 @@ t.test('events replay streams history as JSON lines; projections rebuild reports
   const from = all[all.length - 2].position;
   const tail = (await admin(dir, 'events', 'replay', '--from', from)).stdout.trim().split('\n');
   t.equal(tail.length, 1, '--from resumes after the given position');
+  t.strictSame((await admin(dir, 'events', 'replay', '--from', all[all.length - 1].position)).stdout, '', 'from the last: nothing yet');
+  const beyond = await admin(dir, 'events', 'replay', '--from', '999999999');
+  t.strictSame(
+    [beyond.code, beyond.stdout, /this log's last event is at/.test(beyond.stderr)],
+    [1, '', true],
+    'a position this log never reached is refused, not an empty history',
+  );
+  // A key revoked from the CLI is in its workspace's history.
+  const key = await adminJson<{ id: string }>(dir, 'key', 'create', '--workspace', ws.id, '--name', 'gone');
+  await adminJson(dir, 'key', 'revoke', '--id', key.id);
+  t.match((await replayEvents(dir, '--workspace', ws.id)).slice(-1), [
+    { type: 'api_key.revoked', stream: `apikey-${key.id}`, metadata: { workspace_id: ws.id } },
+  ]);
+  // A log written before every writer named the workspace: an event without one is its stream's.
+  const log = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const metadata = { workspace_id: null, actor: 'admin', request_id: null, occurred_at: new Date().toISOString() };
+  await log.append(`apikey-${key.id}`, [{ id: randomUUID(), type: 'api_key.revoked', data: { id: key.id }, metadata }], 'any');
+  await log.close();
+  t.match((await replayEvents(dir, '--workspace', ws.id)).slice(-1), [
+    { type: 'api_key.revoked', stream: `apikey-${key.id}`, metadata: { workspace_id: null } },
+  ]);
   const rebuilt = await adminJson<{ events: number; ms: number; projections: string[] }>(dir, 'projections', 'rebuild');
-  t.equal(rebuilt.events, all.length);
+  t.equal(rebuilt.events, all.length + 3);
   t.ok(rebuilt.projections.includes('customers'));
   t.match(await adminJson(dir, 'projections', 'rebuild', '--name', 'tags'), { projections: ['tags'] });
   t.equal((await admin(dir, 'projections', 'rebuild', '--name', 'nope')).code, 2);

@@ -68,15 +68,19 @@ t.test('endpoint CRUD: secret only on create and roll, validation, delete', asyn
     expectError(t, await ws.api.post('/webhook_endpoints', bad), 400);
   expectError(t, await ws.api.post('/webhook_endpoints', { url: receiver.url() }), 400);
   // A receiver that takes a token in its URL: the audit print shows the query's names, not its values
-  const tokened = await ws.api.post('/webhook_endpoints', { url: receiver.url('/hook?token=tok_abc123secret&v=2'), enabled_events: ['*'] });
+  const tokened = await ws.api.post('/webhook_endpoints', { url: receiver.url('/hook?token=tok_abc123secret&v=2#frag_secret'), enabled_events: ['*'] });
   t.equal(tokened.status, 201);
   t.equal((await ws.api.delete(`/webhook_endpoints/${tokened.body.id}`)).status, 200);
   const replay = await admin(e2e.dir, 'events', 'replay', '--workspace', ws.workspaceId);
   t.match(replay.stdout, /webhook_endpoint\.secret_rolled/);
   t.strictSame(
-    [replay.stdout.includes('tok_abc123secret'), replay.stdout.includes('/hook?token=[redacted]&v=[redacted]')],
-    [false, true],
-    'a token in a URL is redacted, its name kept',
+    [
+      replay.stdout.includes('tok_abc123secret'),
+      replay.stdout.includes('frag_secret'),
+      replay.stdout.includes('/hook?token=[redacted]&v=[redacted]#[redacted]'),
+    ],
+    [false, false, true],
+    'a token in a URL is redacted, its name kept, and its fragment',
   );
   t.notOk(replay.stdout.includes(rolled.body.secret) || replay.stdout.includes(created.body.secret), 'the audit print redacts secrets');
   t.strictSame((await ws.api.delete(`/webhook_endpoints/${id}`)).body, { object: 'webhook_endpoint', id, deleted: true });
@@ -338,6 +342,21 @@ t.test('410 Gone disables the endpoint at once', async (t) => {
   // The endpoint counts an attempt before the delivery books it: wait for the booking.
   const [delivery] = await settledDeliveries(ws.api, ep.id, (ds) => ds.length === 1);
   t.match(delivery, { status: 'failed', response_status: 410, attempt_count: 1 });
+  // The dispatcher's bookings are the workspace's history too: an audit by workspace sees the disable.
+  const replay = (await admin(e2e.dir, 'events', 'replay', '--workspace', ws.workspaceId)).stdout;
+  const endpointEvents = replay
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { stream: string; type: string; metadata: { workspace_id: string } })
+    .filter((e) => e.stream === `webhook_endpoint-${ep.id}`);
+  t.strictSame(
+    endpointEvents.map((e) => [e.type, e.metadata.workspace_id]),
+    [
+      ['webhook_endpoint.created', ws.workspaceId],
+      ['webhook_endpoint.delivery_failed', ws.workspaceId],
+      ['webhook_endpoint.disabled', ws.workspaceId],
+    ],
+  );
 });
 
 t.test('roll_secret: the next delivery is signed with the new secret only', async (t) => {

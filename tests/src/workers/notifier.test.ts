@@ -51,7 +51,7 @@ t.test('a notice refused the same way every time is skipped and logged; the next
       { url: 'https://127.0.0.1:9/hook', enabled_events: ['*'] },
     );
     await app.settle(ep.position);
-    return ep.id;
+    return { id: ep.id, workspace_id: workspace.id };
   };
   const bouncing = await endpointOf('bounce@example.com');
   const fine = await endpointOf('ops@example.com');
@@ -62,12 +62,12 @@ t.test('a notice refused the same way every time is skipped and logged; the next
   await until(async () => sent.length === 1, 10_000);
   t.strictSame(
     sent.map((m) => [m.to, m.subject]),
-    [['ops@example.com', `Webhook endpoint ${fine} was disabled`]],
+    [['ops@example.com', `Webhook endpoint ${fine.id} was disabled`]],
   );
   t.strictSame(refusals, 3, 'the outage was waited out; the refusal was tried three times');
   const skipped = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'poison event skipped after failing the same way repeatedly');
   t.match(skipped, [
-    { consumer: 'notifier', type: 'webhook_endpoint.disabled', stream: `webhook_endpoint-${bouncing}`, position: /^\d+/, error: '550 mailbox unavailable' },
+    { consumer: 'notifier', type: 'webhook_endpoint.disabled', stream: `webhook_endpoint-${bouncing.id}`, position: /^\d+/, error: '550 mailbox unavailable' },
   ]);
   t.strictSame(skipped.length, 1);
   t.match(notifier.health(), { status: 'running', skipped: 1 });

@@ -1,5 +1,5 @@
 import type { Application } from '@support/application';
-import { formatPosition, parsePosition, START } from '@support/eventstore';
+import { comparePositions, formatPosition, parsePosition, type RecordedEvent, START } from '@support/eventstore';
 import { workspacesOf } from '@support/workspaces';
 import { flags, Output, Refused, UsageError } from '../cli';
 
@@ -24,7 +24,7 @@ const redact = (data: unknown): unknown => {
   );
 };
 
-/** A URL with its password and each query value hidden (`?token=…` authenticates some receivers). */
+/** A URL with its password, each query value and its fragment hidden (`?token=…` authenticates some receivers). */
 const redactUrl = (text: string): string => {
   let url: URL;
   try {
@@ -32,11 +32,29 @@ const redactUrl = (text: string): string => {
   } catch {
     return text;
   }
-  if (url.password === '' && url.search === '') return text;
+  if (url.password === '' && url.search === '' && url.hash === '') return text;
   if (url.password !== '') url.password = REDACTED;
+  if (url.hash !== '') url.hash = REDACTED;
   const names = [...url.searchParams.keys()];
   url.search = names.map((name) => `${encodeURIComponent(name)}=${REDACTED}`).join('&');
   return url.toString();
+};
+
+/**
+ * Which workspace's history an event is: its metadata's, else its stream's (the first of the
+ * stream's events that names one, looked up once a stream). Logs written before every writer
+ * named it (a key revoked from the CLI, an endpoint's delivery outcomes) still replay whole.
+ */
+const workspaces = (app: Application) => {
+  const ofStream = new Map<string, string | null>();
+  return async (e: RecordedEvent): Promise<string | null> => {
+    if (e.metadata.workspace_id) return e.metadata.workspace_id;
+    if (!ofStream.has(e.stream)) {
+      const named = (await app.engines.events.readStream(e.stream)).find((x) => x.metadata.workspace_id);
+      ofStream.set(e.stream, named?.metadata.workspace_id ?? null);
+    }
+    return ofStream.get(e.stream)!;
+  };
 };
 
 /** Audit print of history: one JSON line per event, oldest first, streamed. */
@@ -51,14 +69,19 @@ export const eventsCommand = async (app: Application, out: Output, [sub, ...args
       throw new UsageError('--from takes a position printed by an earlier replay');
     }
   }
-  // A mistyped id would print no history, which reads as "nothing happened".
+  // A mistyped id, or a position this log never reached (another log's, one from before a
+  // restore), would print no history, which reads as "nothing happened".
   if (typeof v.workspace === 'string' && !(await workspacesOf(app).commands.get(v.workspace))) throw new Refused(`workspace ${v.workspace} not found`);
+  const head = await app.engines.events.head();
+  if (comparePositions(after, head) > 0)
+    throw new Refused(`--from ${v.from}: this log's last event is at ${formatPosition(head)}; a position is only meaningful in the log that printed it`);
+  const workspaceOf = workspaces(app);
   let count = 0;
   for (;;) {
     const batch = await app.engines.events.readAll(after, 500);
     if (batch.length === 0) break;
     for (const e of batch) {
-      if (typeof v.workspace === 'string' && e.metadata.workspace_id !== v.workspace) continue;
+      if (typeof v.workspace === 'string' && (await workspaceOf(e)) !== v.workspace) continue;
       const line = {
         position: formatPosition(e.position),
         stream: e.stream,
