@@ -71,6 +71,15 @@ t.test('key create: access levels, scopes, environment, expiry', async (t) => {
   t.match(await adminJson(dir, 'key', 'create', '--workspace', ws.id, '--name', 'e', '--expires-at', '2030-01-01T00:00:00Z'), {
     expires_at: '2030-01-01T00:00:00.000Z',
   });
+  // A past expiry makes a key already expired (operator interface), with a warning saying so.
+  const past = await admin(dir, 'key', 'create', '--workspace', ws.id, '--name', 'old', '--expires-at', '2020-01-01T00:00:00Z', '--json');
+  t.strictSame(
+    [past.code, JSON.parse(past.stdout).expires_at, /^warning: --expires-at 2020-01-01T00:00:00.000Z has passed/m.test(past.stderr)],
+    [0, '2020-01-01T00:00:00.000Z', true],
+    past.stderr,
+  );
+  const future = await admin(dir, 'key', 'create', '--workspace', ws.id, '--name', 'new', '--expires-at', '2030-01-01T00:00:00Z', '--json');
+  t.equal(future.stderr, '', 'no warning for a time to come');
   for (const args of [
     ['--scopes', 'everything'],
     ['--access', 'root'],

@@ -24,6 +24,9 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
         expiresAt: v['expires-at'] as string | undefined,
       });
       if (!out.json) out.progress('The key is shown this once; store it now.');
+      // Made as asked (operator interface: a past time makes a key already expired), and said.
+      if (key.expires_at !== null && Date.parse(key.expires_at) <= app.clock.now().getTime())
+        out.progress(`warning: --expires-at ${key.expires_at} has passed: this key is already expired and every request with it answers 401`);
       return out.result({
         id: key.id,
         key: key.key,
