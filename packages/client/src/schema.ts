@@ -2527,7 +2527,7 @@ export interface operations {
                 Accept: string;
                 /** @description The negotiated protocol version; another value is a 400 */
                 "Mcp-Protocol-Version"?: "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05" | "2024-10-07";
-                /** @description Keys a tools/call by its tool and arguments (not the JSON-RPC id): a retried send_message answers the turn already recorded, not charged again. Another call with the same key is a 400. Other messages ignore it. */
+                /** @description Keys a tools/call by its tool and arguments (not the JSON-RPC id): a retried send_message answers the turn already recorded, not charged again. Another call with the same key is a 400. Other messages ignore it (past 255 characters it is a 400 on any). */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -169,6 +169,7 @@ t.test('an Idempotency-Key on a tools/call: a retried send_message is answered f
     params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   };
   t.equal((await e2e.ws.api.post('/mcp', init, headers('mcp-retry-1'))).status, 200);
+  t.equal((await e2e.ws.api.post('/mcp', init, headers('k'.repeat(256)))).status, 400, 'a key past 255 characters, on any message');
   const first = await send(2, 'How many days do I have for a refund?', 'mcp-retry-1');
   t.equal(first.status, 200);
   const turn = json(first.body.result);

@@ -15,8 +15,9 @@ import { mcpServer } from './tools';
  */
 const keyedCall = async (api: Api, principal: Principal, key: string, message: unknown): Promise<Idempotency | null> => {
   const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
-  if (key === '' || method !== 'tools/call') return null;
+  // Too long is refused on any message, as the document's bound says.
   if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
+  if (key === '' || method !== 'tools/call') return null;
   const begun = await api.idempotency.begin(principal.workspaceId, key, IdempotencyStore.fingerprint('POST', '/mcp', { method, params }));
   // `replay` needs a completed answer, which /mcp never stores: a key once used on a REST route is a mismatch here.
   if (begun.kind !== 'proceed')

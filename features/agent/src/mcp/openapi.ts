@@ -108,7 +108,7 @@ export const mcpOpenApiPath = (): Record<string, Record<string, unknown>> => ({
           in: 'header',
           required: false,
           description:
-            'Keys a tools/call by its tool and arguments (not the JSON-RPC id): a retried send_message answers the turn already recorded, not charged again. Another call with the same key is a 400. Other messages ignore it.',
+            'Keys a tools/call by its tool and arguments (not the JSON-RPC id): a retried send_message answers the turn already recorded, not charged again. Another call with the same key is a 400. Other messages ignore it (past 255 characters it is a 400 on any).',
           schema: { type: 'string', maxLength: 255 },
         },
       ],
