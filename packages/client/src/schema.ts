@@ -2785,6 +2785,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2832,6 +2834,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +2952,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3123,6 +3129,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3577,6 +3585,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3767,6 +3777,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +3869,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4050,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +4097,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4185,8 @@ export interface operations {
                     "Request-Id"?: string;
                     /** @description `true` when this is the saved answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events) */
+                    "Original-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -54,13 +54,15 @@ const idempotent = async (ctx: Context, store: IdempotencyStore, principal: Prin
   switch (begun.kind) {
     case 'replay':
       ctx.set('Idempotent-Replayed', 'true');
+      // This answer's own Request-Id is new: the one that made it is what the log's events name.
+      if (begun.requestId) ctx.set('Original-Request-Id', begun.requestId);
       return { status: begun.status, body: begun.body };
     case 'mismatch':
       throw new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error');
     case 'proceed':
       try {
         const result = await run({ key: begun.key, firstSeenMs: begun.firstSeenMs });
-        if (result.status >= 200 && result.status < 300) await store.complete(begun.entryId, result.status, result.body);
+        if (result.status >= 200 && result.status < 300) await store.complete(begun.entryId, result.status, result.body, ctx.state.requestId as string);
         else await store.fail(begun.entryId, result.status);
         return result;
       } catch (err) {

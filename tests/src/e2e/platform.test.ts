@@ -61,6 +61,9 @@ t.test('Idempotency-Key replays the first 2xx response and does nothing else', a
   t.equal(replay.status, 201, 'not a 409 duplicate-name conflict: nothing ran again');
   t.equal(replay.headers.get('idempotent-replayed'), 'true');
   t.strictSame(replay.body, first.body);
+  // The replay has a Request-Id of its own; the one that made the answer (and its events) is named too.
+  t.strictSame([first.headers.get('original-request-id'), replay.headers.get('original-request-id')], [null, first.headers.get('request-id')]);
+  t.not(replay.headers.get('request-id'), first.headers.get('request-id'));
   t.equal((await e2e.ws.api.get('/tags')).body.data.filter((x: { name: string }) => x.name === 'Once').length, 1);
   // The same JSON written another way (key order, whitespace) is the same request: replayed.
   const rewritten = await fetch(`${e2e.svc.baseUrl}/tags`, {

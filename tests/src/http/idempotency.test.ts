@@ -36,8 +36,8 @@ t.test('the idempotency record: proceed, retry after a failure or a lost answer,
   await store.fail(first.entryId, 503);
   t.strictSame(await store.begin('ws_1', 'k', fp), first, 'after a 5xx the same request proceeds as itself');
   t.strictSame(await store.begin('ws_1', 'k', other), { kind: 'mismatch' }, 'after a 5xx the key is not free for another request: the first may be saved');
-  await store.complete(first.entryId, 201, { id: 'tag_1' });
-  t.strictSame(await store.begin('ws_1', 'k', fp), { kind: 'replay', status: 201, body: { id: 'tag_1' } });
+  await store.complete(first.entryId, 201, { id: 'tag_1' }, 'req_1');
+  t.strictSame(await store.begin('ws_1', 'k', fp), { kind: 'replay', status: 201, body: { id: 'tag_1' }, requestId: 'req_1' });
   t.strictSame(await store.begin('ws_1', 'k', other), { kind: 'mismatch' });
 
   const refused = await store.begin('ws_1', 'refused', fp);

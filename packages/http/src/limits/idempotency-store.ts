@@ -24,11 +24,15 @@ interface Entry extends Doc {
   expires_at: number;
   status?: number;
   body?: unknown;
+  /** The request whose answer is kept (`Original-Request-Id` on a replay: the `request_id` in its events' metadata). */
+  request_id?: string | null;
 }
 
 /** `key`: the hash recorded in the events' metadata; `firstSeenMs`: the seed of the request's ids. */
 export type Begin =
-  { kind: 'proceed'; entryId: string; key: string; firstSeenMs: number } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' };
+  | { kind: 'proceed'; entryId: string; key: string; firstSeenMs: number }
+  | { kind: 'replay'; status: number; body: unknown; requestId: string | null }
+  | { kind: 'mismatch' };
 
 /**
  * The Idempotency-Key cache (spec 4.1): the first 2xx response of a POST, per workspace and
@@ -75,7 +79,9 @@ export class IdempotencyStore {
         continue;
       }
       if (existing.state === 'done')
-        return existing.fingerprint === fingerprint ? { kind: 'replay', status: existing.status!, body: existing.body } : { kind: 'mismatch' };
+        return existing.fingerprint === fingerprint
+          ? { kind: 'replay', status: existing.status!, body: existing.body, requestId: existing.request_id ?? null }
+          : { kind: 'mismatch' };
       if (existing.fingerprint !== fingerprint) {
         // A request refused with a 4xx saved nothing: its key may carry a corrected request.
         if (existing.state === 'failed' && existing.status !== undefined && existing.status < 500) {
@@ -90,10 +96,10 @@ export class IdempotencyStore {
     throw new Error('the idempotency record kept changing under this request');
   }
 
-  async complete(entryId: string, status: number, body: unknown): Promise<void> {
+  async complete(entryId: string, status: number, body: unknown, requestId: string | null = null): Promise<void> {
     const existing = await this.entries.get(entryId);
     if (!existing) return;
-    await this.entries.put({ ...existing, state: 'done', status, body, expires_at: this.clock.now().getTime() + IDEMPOTENCY_TTL_MS });
+    await this.entries.put({ ...existing, state: 'done', status, body, request_id: requestId, expires_at: this.clock.now().getTime() + IDEMPOTENCY_TTL_MS });
   }
 
   /** A failed try keeps the key's record (its first-seen time): a retry makes the same ids. */

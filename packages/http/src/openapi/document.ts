@@ -19,6 +19,10 @@ const REPLAYED = {
     description: '`true` when this is the saved answer of an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Original-Request-Id': {
+    description: 'On a replay: the `Request-Id` of the request that made the saved answer (the `request_id` in its events)',
+    schema: { type: 'string' },
+  },
 };
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
