@@ -5,7 +5,7 @@ export * from './config';
 export * from './engines';
 export * from './embedded-copy';
 export * from './errors';
-export { jsonLogger, Logger, LogLevel, Metrics, silentLogger } from '@support/kernel';
+export { EngineUnavailable, jsonLogger, Logger, LogLevel, Metrics, silentLogger } from '@support/kernel';
 export { contextOf, endSpan, inSpan, nameActiveSpan, startSpan, stopTracing, traceparentOf, traceparentOfSpan, tracingEnabled } from '@support/kernel';
 export * from './now-or-later';
 export * from './per-application';

@@ -1,4 +1,4 @@
-import { DomainFailure } from '@support/application';
+import { DomainFailure, EngineUnavailable } from '@support/application';
 import { FORBIDDEN_KEY } from './codec/primitives';
 
 /** An error meant for the client: its message, status, code and details are safe to show. */
@@ -53,6 +53,17 @@ export const toApiError = (err: unknown): ApiError | null => {
     const [status, code] = DOMAIN_STATUS[err.error.kind];
     return new ApiError(status, err.error.message, code, err.error.details);
   }
+  // Nothing was decided on it: the same request (with its Idempotency-Key) may simply be sent again.
+  if (err instanceof EngineUnavailable)
+    return new ApiError(
+      503,
+      `The service could not reach its ${err.engine}; retry shortly (with the same Idempotency-Key for a write).`,
+      'service_unavailable',
+      undefined,
+      {
+        'Retry-After': '2',
+      },
+    );
   const e = err as { status?: number; type?: string; expose?: boolean } | null;
   // Errors raised by koa-bodyparser (raw-body) carry an HTTP status and a type.
   if (e?.type === 'entity.too.large')

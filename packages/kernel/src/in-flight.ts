@@ -7,11 +7,17 @@ export class InFlight {
   private readonly pending = new Set<Promise<unknown>>();
   private closing = false;
 
-  constructor(private readonly what: string) {}
+  constructor(
+    private readonly what: string,
+    /** What an operation's error becomes (an adapter's driver errors as EngineUnavailable). */
+    private readonly failure: (err: unknown) => unknown = (err) => err,
+  ) {}
 
   run<T>(op: () => Promise<T>): Promise<T> {
     if (this.closing) return Promise.reject(new Error(`${this.what}: closed`));
-    const p = op();
+    const p = op().catch((err: unknown) => {
+      throw this.failure(err);
+    });
     this.track(p);
     return p;
   }

@@ -1,3 +1,4 @@
+export { EngineUnavailable } from './engine-unavailable';
 export { InFlight } from './in-flight';
 export { Backoff, backoffMs } from './backoff';
 export { jsonLogger, Logger, LogLevel, silentLogger } from './log';

@@ -122,6 +122,12 @@ export class LocalFerretDb {
     }
   }
 
+  /** Starts it again on the same port and database, after `stop` (an outage that ends). */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.run(ferretBinary());
+  }
+
   async stop(): Promise<void> {
     const child = this.process;
     this.process = undefined;
