@@ -1,5 +1,6 @@
 import { DISPATCHER_DURABLE, EVENTS_SUBJECT, fromBusMessage, LogConsumer, type Application, type Logger } from '@support/application';
 import type { BusMessage, BusSubscription } from '@support/bus';
+import { BusIntakeHealth } from './bus-intake-health';
 import { Deliverer } from './deliverer';
 import { Intake } from './intake';
 import { Payloads } from './payloads';
@@ -24,6 +25,7 @@ export class Dispatcher {
   private readonly deliverer: Deliverer;
   private logConsumer: LogConsumer | null = null;
   private readonly busSubscriptions: BusSubscription[] = [];
+  private readonly busHealth: BusIntakeHealth;
 
   constructor(
     private readonly app: Application,
@@ -31,6 +33,7 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
   ) {
     this.intake = new Intake(app, new Payloads(app.engines.events, app), options.source === 'log');
+    this.busHealth = new BusIntakeHealth(() => app.clock.now().getTime());
     const { retryBaseMs, retryMaxMs } = app.config.webhooks;
     this.deliverer = new Deliverer(app, log, {
       policy: { baseMs: retryBaseMs, maxMs: retryMaxMs },
@@ -49,27 +52,33 @@ export class Dispatcher {
       // dispatcher's intake from being its bottleneck. The order events are taken in does not
       // matter: ids and payloads are derived from each event and its own stream.
       const handle = async (message: BusMessage) => {
+        const event = fromBusMessage(message.data);
+        this.busHealth.received(event);
         try {
-          await this.intake.accept(fromBusMessage(message.data));
+          await this.intake.accept(event);
           await message.ack();
+          this.busHealth.handled(event);
         } catch (err) {
+          this.busHealth.failed(event, err);
           this.log.error('intake failed; redelivering', { event_id: message.id, error: String(err) });
           await message.nak(1000);
         }
       };
       const options = { durable: DISPATCHER_DURABLE, subject: EVENTS_SUBJECT, ackWaitMs: 30_000 };
       for (let i = 0; i < INTAKE_PULLS; i++) this.busSubscriptions.push(await this.app.engines.bus.consume(options, handle));
+      this.busHealth.started();
     }
     this.deliverer.start();
   }
 
   health() {
-    return this.logConsumer?.health() ?? null;
+    return this.options.source === 'bus' ? this.busHealth.health() : (this.logConsumer?.health() ?? null);
   }
 
   async stop(): Promise<void> {
     await this.logConsumer?.stop();
     await Promise.all(this.busSubscriptions.map((s) => s.close()));
+    this.busHealth.stopped();
     await this.deliverer.stop();
   }
 }

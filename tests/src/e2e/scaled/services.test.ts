@@ -95,6 +95,9 @@ t.test('each service runs alone: health, readiness, leases, read-your-writes acr
   t.equal(relayMetrics.value('support_lease_active', { lease: 'relay' }), 1, 'the active relay');
   t.ok(relayMetrics.has('support_consumer_lag_seconds', { consumer: 'relay' }));
   t.ok(dispatcherMetrics.has('support_webhook_deliveries_pending'), 'the dispatcher: deliveries waiting');
+  t.ok(dispatcherMetrics.has('support_consumer_lag_seconds', { consumer: 'dispatcher' }), 'and its intake from the bus');
+  const intake = ((await client(dispatcher.origin).get('/healthz')).body as { consumers: { name: string; status: string }[] }).consumers;
+  t.match(intake, [{ name: 'dispatcher', status: 'running', failures: 0 }], "the dispatcher's health shows its intake");
   t.equal(monitorMetrics.value('support_lease_active', { lease: 'sla-monitor' }), 1, 'the SLA monitor');
   t.ok(apiMetrics.value('http_server_request_duration_seconds_count', { method: 'POST', route: '/v1/customers', status: '201' }) >= 5, 'an API: its requests');
   t.ok(apiMetrics.value('support_eventstore_append_duration_seconds_count', { operation: 'append_many', outcome: 'ok' }) >= 5, 'and its appends');
