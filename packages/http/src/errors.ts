@@ -53,7 +53,8 @@ export const toApiError = (err: unknown): ApiError | null => {
     const [status, code] = DOMAIN_STATUS[err.error.kind];
     return new ApiError(status, err.error.message, code, err.error.details);
   }
-  // Nothing was decided on it: the same request (with its Idempotency-Key) may simply be sent again.
+  // A passing condition: the same request may be sent again (a write with its Idempotency-Key,
+  // which answers what it saved if the engine failed after the append).
   if (err instanceof EngineUnavailable)
     return new ApiError(
       503,

@@ -212,10 +212,10 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
   }
 }
 
-/** MongoDB adapter: the production read store, behind the same port as the embedded one. */
 /** How long an operation waits for a reachable server before it fails as unavailable. */
 const SERVER_SELECTION_MS = 10_000;
 
+/** MongoDB adapter: the production read store, behind the same port as the embedded one. */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;

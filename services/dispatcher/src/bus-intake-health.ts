@@ -1,4 +1,4 @@
-import { type ConsumerHealth, formatPosition, type RecordedEvent } from '@support/eventstore';
+import { comparePositions, type ConsumerHealth, formatPosition, type Position, type RecordedEvent, START } from '@support/eventstore';
 
 /**
  * The health of a dispatcher's intake from the bus, in the shape every log consumer reports
@@ -12,7 +12,8 @@ export class BusIntakeHealth {
   private failuresTotal = 0;
   private handledTotal = 0;
   private lastError: string | null = null;
-  private position = '0';
+  /** The furthest event taken in (pulls run side by side, so they finish out of order). */
+  private position: Position = START;
   private running = false;
   /** When each event being taken in happened, by event id. */
   private readonly pending = new Map<string, number>();
@@ -38,7 +39,7 @@ export class BusIntakeHealth {
     this.handledTotal += 1;
     this.failures = 0;
     this.failingSince = null;
-    this.position = formatPosition(event.position);
+    if (comparePositions(event.position, this.position) > 0) this.position = event.position;
   }
 
   /** The message goes back to the bus (to this dispatcher or another): still behind until a success. */
@@ -61,7 +62,7 @@ export class BusIntakeHealth {
       failures_total: this.failuresTotal,
       handled_total: this.handledTotal,
       last_error: this.lastError,
-      position: this.position,
+      position: formatPosition(this.position),
       lag_ms: oldest === Infinity ? 0 : Math.max(0, this.now() - oldest),
     };
   }

@@ -41,6 +41,9 @@ t.test('running, retrying while intake fails (behind by the failing event), runn
   health.received(event(2, 10_000));
   health.handled(event(2, 10_000));
   t.match(health.health(), { status: 'running', failures: 0, failures_total: 1, lag_ms: 0, position: '2' }, 'caught up');
+  health.received(event(0, 9_500));
+  health.handled(event(0, 9_500));
+  t.match(health.health(), { position: '2', handled_total: 3 }, 'an earlier event finishing later does not move the position back');
   health.stopped();
   t.match(health.health(), { status: 'stopped' });
 });
