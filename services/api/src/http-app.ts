@@ -32,7 +32,7 @@ const NO_PROBES: Probes = { consumers: () => [], leases: () => [] };
  */
 export const apiLayers = ({ app, limiter }: Api, probes: Probes = NO_PROBES, role = 'api'): { name: string; middleware: Middleware[] }[] => [
   { name: 'request context', middleware: [requestContext(app.log, { docs: docAnchors(ROUTES), metrics: app.metrics })] },
-  { name: 'health', middleware: [healthEndpoints(app, probes, role)] },
+  { name: 'health', middleware: [healthEndpoints(app, probes, role, { servesApi: true })] },
   { name: 'identify', middleware: [identify(workspacesOf(app).authenticate)] },
   { name: 'rate limit', middleware: [rateLimit(limiter)] },
   // Only requests whose method carries a body go through body parsing: reads skip it in one step.

@@ -4,19 +4,24 @@ import { Application, loadConfig, openEngines, silentLogger } from '@support/app
 import { createHttpApp } from '@support/api';
 import { client } from '../support/client';
 import { removeDir, tempDir } from '../support/service';
-import { API_VERSION, apiOf } from '@support/http';
+import { API_VERSION, apiOf, serve } from '@support/http';
 import { CATALOG } from '@support/catalog';
 
-// GET /readyz says whether to send the process traffic: every engine answers, and no consumer
-// lags. An engine that cannot be reached turns it 503, naming the engine, while /healthz
-// (alive) stays 200.
-t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200', async (t) => {
+// GET /readyz says whether to send the process traffic: every engine it needs answers, and no
+// consumer lags. An engine that cannot be reached turns it 503, naming the engine, while
+// /healthz (alive) stays 200. The API serves without the bus (it carries only checkpoint
+// signals): a NATS blip must not take every api instance out of its load balancer; a worker
+// that takes its work from the bus is not ready without it.
+t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200; the API needs no bus', async (t) => {
   const dir = tempDir('ready-');
-  const config = { ...loadConfig({}), dataDir: dir };
+  const config = { ...loadConfig({}), dataDir: dir, port: 0, host: '127.0.0.1' };
   const engines = openEngines(config);
   let busDown = false;
+  let readsDown = false;
   const ping = engines.bus.ping.bind(engines.bus);
   engines.bus.ping = () => (busDown ? Promise.reject(new Error('bus unreachable')) : ping());
+  const checkpoint = engines.reads.getCheckpoint.bind(engines.reads);
+  engines.reads.getCheckpoint = (name) => (readsDown ? Promise.reject(new Error('read store unreachable')) : checkpoint(name));
   const app = new Application({ catalog: CATALOG, config, log: silentLogger, engines, projector: false });
   const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -42,6 +47,29 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
     },
   );
   busDown = true;
+  const noBus = await api.get('/readyz');
+  t.strictSame(
+    { status: noBus.status, body: noBus.body },
+    {
+      status: 200,
+      body: {
+        status: 'ready',
+        role: 'api',
+        instance: config.instanceId,
+        version: API_VERSION,
+        engines: { event_store: 'ok', read_store: 'ok', bus: 'bus unreachable' },
+        lagging: [],
+      },
+    },
+    'the API serves without the bus, and says it is missing',
+  );
+  // A process without the API (a relay, a dispatcher) takes its work from the bus.
+  const worker = await serve(app, { role: 'relay' });
+  t.teardown(() => worker.server.close());
+  const relay = await client(worker.baseUrl).get('/readyz');
+  t.strictSame([relay.status, relay.body.status, relay.body.engines.bus], [503, 'not_ready', 'bus unreachable'], 'a worker is not ready without it');
+  busDown = false;
+  readsDown = true;
   const down = await api.get('/readyz');
   t.strictSame(
     { status: down.status, body: down.body },
@@ -52,7 +80,7 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200',
         role: 'api',
         instance: config.instanceId,
         version: API_VERSION,
-        engines: { event_store: 'ok', read_store: 'ok', bus: 'bus unreachable' },
+        engines: { event_store: 'ok', read_store: 'read store unreachable', bus: 'ok' },
         lagging: [],
       },
     },

@@ -21,10 +21,13 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
  * - `GET /healthz` (alive): 200 while the process serves; `degraded` while a consumer retries
  *   after errors, naming it and the error, or while a projector has events set aside that no
  *   operator has skipped yet (`set_aside`); which leases this instance holds.
- * - `GET /readyz` (send it traffic): 200 when every engine answers and no consumer of this
- *   process is further behind the log than READY_MAX_LAG_MS, else 503 saying which.
+ * - `GET /readyz` (send it traffic): 200 when every engine it needs answers and no consumer of
+ *   this process is further behind the log than READY_MAX_LAG_MS, else 503 saying which. A
+ *   process that serves the API (`servesApi`) needs no bus: it carries only the projectors'
+ *   checkpoint signals there, and a write waits by polling the checkpoints without them; a NATS
+ *   blip would otherwise take every api instance out of its load balancer.
  */
-export const healthEndpoints = (app: Application, probes: Probes, role: string): Middleware => {
+export const healthEndpoints = (app: Application, probes: Probes, role: string, options: { servesApi?: boolean } = {}): Middleware => {
   registerProbeMetrics(app, probes, role);
   const answer = async (ctx: Context) => {
     if (ctx.path === '/metrics') {
@@ -44,7 +47,8 @@ export const healthEndpoints = (app: Application, probes: Probes, role: string):
     }
     const engines = await app.engineChecks();
     const lagging = consumers.filter((c) => c.lag_ms > app.config.readyMaxLagMs).map((c) => c.name);
-    const ready = Object.values(engines).every((v) => v === 'ok') && lagging.length === 0;
+    const needed = Object.entries(engines).filter(([engine]) => !(options.servesApi && engine === 'bus'));
+    const ready = needed.every(([, answer]) => answer === 'ok') && lagging.length === 0;
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', ...identity, engines, lagging };
   };
