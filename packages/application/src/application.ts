@@ -148,7 +148,11 @@ export class Application {
   async settle(position: Position | null): Promise<boolean> {
     const target = position ?? (await this.engines.events.head());
     const ok = await this.projectedPast(target, this.config.readYourWritesTimeoutMs);
-    if (!ok) this.log.warn('read models lag behind a write; answering without waiting longer', { timeout_ms: this.config.readYourWritesTimeoutMs });
+    if (!ok)
+      this.log.warn('read models lag behind a write; answering without waiting longer', {
+        position: formatPosition(target),
+        timeout_ms: this.config.readYourWritesTimeoutMs,
+      });
     return ok;
   }
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { Application, loadConfig, openEngines, silentLogger } from '@support/application';
+import { Application, jsonLogger, loadConfig, openEngines } from '@support/application';
 import { createHttpApp } from '@support/api';
 import { client } from '../support/client';
 import { removeDir, tempDir } from '../support/service';
@@ -22,7 +22,8 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200; 
   engines.bus.ping = () => (busDown ? Promise.reject(new Error('bus unreachable')) : ping());
   const checkpoint = engines.reads.getCheckpoint.bind(engines.reads);
   engines.reads.getCheckpoint = (name) => (readsDown ? Promise.reject(new Error('read store unreachable')) : checkpoint(name));
-  const app = new Application({ catalog: CATALOG, config, log: silentLogger, engines, projector: false });
+  const lines: string[] = [];
+  const app = new Application({ catalog: CATALOG, config, log: jsonLogger('info', {}, (l) => lines.push(l)), engines, projector: false });
   const server = createHttpApp(apiOf(app)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   t.teardown(async () => {
@@ -86,4 +87,22 @@ t.test('an unreachable engine makes /readyz 503, naming it; /healthz stays 200; 
     },
   );
   t.equal((await api.get('/healthz')).status, 200, 'alive all the same');
+  t.equal((await api.get('/readyz')).status, 503, 'asked again');
+  readsDown = false;
+  t.equal((await api.get('/readyz')).status, 200);
+  // Each change is logged once, not each probe's 503 (a line every few seconds per instance).
+  const logged = lines.map((l) => JSON.parse(l) as { level: string; msg: string; role?: string });
+  t.strictSame(
+    logged.filter((l) => /ready/.test(l.msg)).map((l) => [l.level, l.msg, l.role]),
+    [
+      ['warn', 'not ready', 'relay'],
+      ['warn', 'not ready', 'api'],
+      ['info', 'ready again', 'api'],
+    ],
+  );
+  t.strictSame(
+    logged.filter((l) => l.msg === 'request failed'),
+    [],
+    "a probe's 503 is not a failed request",
+  );
 });

@@ -59,7 +59,8 @@ export const requestContext = (log: Logger, options: { docs?: DocAnchor; metrics
       }
     } finally {
       const fields = { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 };
-      if (ctx.status >= 500) log.warn('request failed', fields);
+      // A probe's 503 is its answer, every few seconds while an engine is away: /readyz logs the change once.
+      if (ctx.status >= 500 && !PROBES.has(ctx.path)) log.warn('request failed', fields);
       else log.debug('request', fields);
       // The route's pattern, never the raw path: one series per operation, whatever the ids.
       const route = (ctx._matchedRoute as string | undefined) ?? (PROBES.has(ctx.path) ? ctx.path : 'unmatched');

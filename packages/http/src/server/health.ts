@@ -29,6 +29,7 @@ export const probesOf = (app: Application, workers: readonly Worker[]): Probes =
  */
 export const healthEndpoints = (app: Application, probes: Probes, role: string, options: { servesApi?: boolean } = {}): Middleware => {
   registerProbeMetrics(app, probes, role);
+  let wasReady = true;
   const answer = async (ctx: Context) => {
     if (ctx.path === '/metrics') {
       const { contentType, text } = await app.metrics.scrape();
@@ -49,6 +50,12 @@ export const healthEndpoints = (app: Application, probes: Probes, role: string, 
     const lagging = consumers.filter((c) => c.lag_ms > app.config.readyMaxLagMs).map((c) => c.name);
     const needed = Object.entries(engines).filter(([engine]) => !(options.servesApi && engine === 'bus'));
     const ready = needed.every(([, answer]) => answer === 'ok') && lagging.length === 0;
+    // Each change once, not each probe's answer (a line every few seconds per instance while an engine is away).
+    if (ready !== wasReady) {
+      if (ready) app.log.info('ready again', { role, engines });
+      else app.log.warn('not ready', { role, engines, lagging });
+      wasReady = ready;
+    }
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', ...identity, engines, lagging };
   };
