@@ -1,14 +1,6 @@
-import {
-  MongoClient,
-  MongoNetworkError,
-  MongoServerSelectionError,
-  type Collection as MongoCollection,
-  type Db,
-  type Filter,
-  type IndexSpecification,
-  type Sort,
-} from 'mongodb';
-import { EngineUnavailable, InFlight } from '@support/kernel';
+import type { MongoClient, Collection as MongoCollection, Db, Filter, IndexSpecification, Sort } from 'mongodb';
+import { InFlight } from '@support/kernel';
+import { mongoClient, unavailableIfDisconnected } from './mongo-client';
 import { duplicates, SlotCounters } from './mongo-counters';
 import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
@@ -212,29 +204,17 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
   }
 }
 
-/** How long an operation waits for a reachable server before it fails as unavailable. */
-const SERVER_SELECTION_MS = 10_000;
-
 /** MongoDB adapter: the production read store, behind the same port as the embedded one. */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
   private readonly collections = new Map<string, MongoReadCollection<Doc>>();
-  /** No server to talk to, or its connection dropped: the caller may answer 503 and retry. */
-  private readonly ops = new InFlight('read store', (err) =>
-    err instanceof MongoServerSelectionError || err instanceof MongoNetworkError ? new EngineUnavailable('read store', err) : err,
-  );
+  private readonly ops = new InFlight('read store', unavailableIfDisconnected);
   private closing: Promise<void> | null = null;
 
   /** The database is `dbName`, else the one the URL names, else the driver's default (`test`). */
   constructor(url: string, dbName?: string) {
-    // The driver connects on the first operation (and reconnects as needed). Its default
-    // `fieldsAsRaw` is `{}`, and js-bson asks it for each array's field name: an array under a key
-    // that Object.prototype has ("constructor", "toString") came back as raw BSON buffers. An
-    // object without a prototype names no field (free-json-stores.test found it).
-    // A server that cannot be reached fails an operation in SERVER_SELECTION_MS, not the driver's
-    // 30 s: a request answers 503 before its client gives up, and a consumer retries sooner.
-    this.client = new MongoClient(url, { fieldsAsRaw: Object.create(null) as Record<string, boolean>, serverSelectionTimeoutMS: SERVER_SELECTION_MS });
+    this.client = mongoClient(url);
     this.db = this.client.db(dbName);
   }
 

@@ -1,0 +1,20 @@
+import { MongoClient, MongoNetworkError, MongoServerSelectionError } from 'mongodb';
+import { EngineUnavailable } from '@support/kernel';
+
+/** How long an operation waits for a reachable server before it fails as unavailable. */
+const SERVER_SELECTION_MS = 10_000;
+
+/**
+ * The read store's driver client. It connects on the first operation (and reconnects as
+ * needed). Its default `fieldsAsRaw` is `{}`, and js-bson asks it for each array's field name:
+ * an array under a key that Object.prototype has ("constructor", "toString") came back as raw
+ * BSON buffers; an object without a prototype names no field (free-json-stores.test found it).
+ * A server that cannot be reached fails an operation in SERVER_SELECTION_MS, not the driver's
+ * 30 s: a request answers 503 before its client gives up, and a consumer retries sooner.
+ */
+export const mongoClient = (url: string): MongoClient =>
+  new MongoClient(url, { fieldsAsRaw: Object.create(null) as Record<string, boolean>, serverSelectionTimeoutMS: SERVER_SELECTION_MS });
+
+/** No server to talk to, or its connection dropped: the caller may answer 503 and retry. */
+export const unavailableIfDisconnected = (err: unknown): unknown =>
+  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError ? new EngineUnavailable('read store', err) : err;
