@@ -43,13 +43,19 @@ export interface Idempotency {
 
 type Run = (idempotency: Idempotency) => Promise<{ status: number; body: unknown }>;
 
+/** An Idempotency-Key's refusals, the same on every POST (/mcp's too). */
+export const IDEMPOTENCY_REFUSALS = {
+  tooLong: () => new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error'),
+  mismatch: () => new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error'),
+};
+
 /**
  * A POST with an Idempotency-Key (spec 4.1): the first 2xx answer is replayed as it was; a try
  * that failed, or whose answer was lost, runs again with the same ids, and its commands find
  * the key in their streams and perform nothing twice (limits/idempotency-store.ts).
  */
 const idempotent = async (ctx: Context, store: IdempotencyStore, principal: Principal, key: string, run: Run) => {
-  if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
+  if (key.length > 255) throw IDEMPOTENCY_REFUSALS.tooLong();
   const begun = await store.begin(principal.workspaceId, key, IdempotencyStore.fingerprint(ctx.method, ctx.path, ctx.request.body));
   switch (begun.kind) {
     case 'replay':
@@ -58,7 +64,7 @@ const idempotent = async (ctx: Context, store: IdempotencyStore, principal: Prin
       if (begun.requestId) ctx.set('Original-Request-Id', begun.requestId);
       return { status: begun.status, body: begun.body };
     case 'mismatch':
-      throw new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error');
+      throw IDEMPOTENCY_REFUSALS.mismatch();
     case 'proceed':
       try {
         const result = await run({ key: begun.key, firstSeenMs: begun.firstSeenMs });

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type {} from 'koa-bodyparser';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Principal } from '@support/application';
-import { ApiError, type Idempotency, IdempotencyStore, requirePrincipal, type Api } from '@support/http';
+import { ApiError, IDEMPOTENCY_REFUSALS, type Idempotency, IdempotencyStore, requirePrincipal, type Api } from '@support/http';
 import { mcpServer } from './tools';
 
 /**
@@ -16,12 +16,11 @@ import { mcpServer } from './tools';
 const keyedCall = async (api: Api, principal: Principal, key: string, message: unknown): Promise<Idempotency | null> => {
   const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
   // Too long is refused on any message, as the document's bound says.
-  if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters', 'validation_error');
+  if (key.length > 255) throw IDEMPOTENCY_REFUSALS.tooLong();
   if (key === '' || method !== 'tools/call') return null;
   const begun = await api.idempotency.begin(principal.workspaceId, key, IdempotencyStore.fingerprint('POST', '/mcp', { method, params }));
   // `replay` needs a completed answer, which /mcp never stores: a key once used on a REST route is a mismatch here.
-  if (begun.kind !== 'proceed')
-    throw new ApiError(400, 'This Idempotency-Key was already used with a different request (method, path or body).', 'validation_error');
+  if (begun.kind !== 'proceed') throw IDEMPOTENCY_REFUSALS.mismatch();
   return { key: begun.key, firstSeenMs: begun.firstSeenMs };
 };
 
