@@ -15,6 +15,11 @@ const SERVER_SELECTION_MS = 10_000;
 export const mongoClient = (url: string): MongoClient =>
   new MongoClient(url, { fieldsAsRaw: Object.create(null) as Record<string, boolean>, serverSelectionTimeoutMS: SERVER_SELECTION_MS });
 
+/** A socket's errors when the server went away; the driver passes some on as they are ("This socket has been ended by the other party": EPIPE). */
+const DISCONNECTED = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTCONN']);
+
 /** No server to talk to, or its connection dropped: the caller may answer 503 and retry. */
 export const unavailableIfDisconnected = (err: unknown): unknown =>
-  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError ? new EngineUnavailable('read store', err) : err;
+  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError || DISCONNECTED.has((err as NodeJS.ErrnoException | null)?.code ?? '')
+    ? new EngineUnavailable('read store', err)
+    : err;

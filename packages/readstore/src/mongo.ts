@@ -286,3 +286,5 @@ export class MongoReadStore implements ReadStore {
     return this.closing;
   }
 }
+
+export { unavailableIfDisconnected } from './mongo-client';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { EngineUnavailable } from '@support/kernel';
 import { toApiError } from '@support/http';
-import { MongoReadStore } from '@support/readstore/mongo';
+import { MongoReadStore, unavailableIfDisconnected } from '@support/readstore/mongo';
 import { LocalFerretDb, mongoSkip } from '../support/ferret';
 
 // A read store that stops answering (an operator restarting FerretDB, a network cut): each
@@ -30,4 +30,13 @@ t.test('an unreachable MongoDB read store fails fast as EngineUnavailable, a 503
 
   await server.restart();
   t.strictSame(await docs.get('a'), { id: 'a', n: 1 }, 'the same store answers again once the server is back');
+});
+
+t.test("a lost connection's errors are EngineUnavailable, whichever way the driver passes them on", async (t) => {
+  // A pooled connection the server closed fails at once with the socket's own error (the clean-clone CI met it).
+  const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+  t.ok(unavailableIfDisconnected(ended) instanceof EngineUnavailable, 'EPIPE');
+  t.ok(unavailableIfDisconnected(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })) instanceof EngineUnavailable, 'ECONNRESET');
+  const other = new Error('E11000 duplicate key');
+  t.equal(unavailableIfDisconnected(other), other, 'any other error is left as it is');
 });
