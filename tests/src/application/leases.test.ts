@@ -122,3 +122,41 @@ t.test('a clean stop releases the lease: the standby takes over on its next roun
   await second.tick();
   t.strictSame(calls, ['start one', 'stop one', 'start two']);
 });
+
+/** Leases whose read store can be cut off: every call fails while `down`. */
+class Unreachable extends Leases {
+  down = false;
+  private check() {
+    if (this.down) throw new Error('read store unreachable');
+  }
+  override async acquire(name: string, holder: string) {
+    this.check();
+    return super.acquire(name, holder);
+  }
+  override async renew(name: string, token: string) {
+    this.check();
+    return super.renew(name, token);
+  }
+}
+
+t.test('a holder cut off from the read store stops the work once its lease lapses, and takes it back after', async (t) => {
+  const { reads } = setup(t);
+  let now = 0;
+  const leases = new Unreachable(reads, { now: () => new Date(now) }, 10_000);
+  const { calls, worker } = recorder();
+  const relay = new LeasedWorker(leases, 'relay', 'one', [worker('one')], silentLogger, 1e9);
+  t.teardown(() => relay.stop());
+  await relay.start();
+  now += 5_000;
+  await relay.tick(); // renewed: its TTL counts from here
+  leases.down = true;
+  now += 9_999;
+  await relay.tick();
+  t.strictSame([calls, relay.leases()], [['start one'], [{ name: 'relay', role: 'active' }]], 'within the renewal’s TTL: still the holder');
+  now += 1;
+  await relay.tick();
+  t.strictSame([calls, relay.leases()], [['start one', 'stop one'], [{ name: 'relay', role: 'standby' }]], 'its TTL over: another may hold it now');
+  leases.down = false;
+  await relay.tick();
+  t.strictSame([calls, relay.leases()], [['start one', 'stop one', 'start one'], [{ name: 'relay', role: 'active' }]], 'the store back: held again');
+});

@@ -124,6 +124,35 @@ t.test('a crashed projector’s read models move at its successor’s first roun
   t.strictSame(b.owned, ALL, 'a renewal missed and gone from the bus: every read model, not half (the dead member is not counted live)');
 });
 
+t.test('a projector cut off from the read store’s leases stops its read models once their leases lapse', async (t) => {
+  // The leases' collection unreachable (every renewal and grant fails) while `down`.
+  let down = false;
+  const unreachable = (reads: SqliteReadStore, clock: Clock) => {
+    const leases = new Leases(reads, clock, 10_000);
+    const fail = () => Promise.reject(new Error('read store unreachable'));
+    const renew = leases.renew.bind(leases);
+    const acquire = leases.acquire.bind(leases);
+    leases.renew = (name, token) => (down ? fail() : renew(name, token));
+    leases.acquire = (name, holder) => (down ? fail() : acquire(name, holder));
+    return () => leases;
+  };
+  const { a, advance } = twoProjectors(t, 'pool-lapse-', unreachable);
+  await a.start();
+  t.strictSame(a.owned, ALL);
+  advance(5_000);
+  await a.tick(); // renewed: their TTL counts from here
+  down = true;
+  advance(9_999);
+  await a.tick();
+  t.strictSame(a.owned, ALL, 'within the renewal’s TTL: still applied here');
+  advance(1);
+  await a.tick();
+  t.strictSame([a.owned, a.leases().filter((l) => l.role === 'active')], [[], []], 'the TTL over: another projector may apply them now');
+  down = false;
+  await a.tick();
+  t.strictSame(a.owned, ALL, 'the store back: taken again');
+});
+
 t.test('an API process waits on the projectors’ signals, and polls only as a fallback', async (t) => {
   const dir = tempDir('watch-');
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));

@@ -46,6 +46,8 @@ export class Ticker {
  */
 export class LeasedWorker implements Worker {
   private token: string | null = null;
+  /** When the lease held runs out by this process's clock, counted from before its last grant or renewal was asked. */
+  private heldUntil = 0;
   private readonly ticker: Ticker;
 
   constructor(
@@ -67,11 +69,19 @@ export class LeasedWorker implements Worker {
     return this.ticker.start();
   }
 
-  /** One round: renew the lease held, or try to take it. Errors (read store down) wait for the next round. */
+  /**
+   * One round: renew the lease held, or try to take it. Errors (read store down) wait for the
+   * next round, but a lease that could not be renewed within its TTL has lapsed: another
+   * instance may hold it by now, so the work stops until the lease is held again.
+   */
   async tick(): Promise<void> {
+    const asked = this.store.now();
     try {
       if (this.token !== null) {
-        if (await this.store.renew(this.name, this.token)) return;
+        if (await this.store.renew(this.name, this.token)) {
+          this.heldUntil = asked + this.store.ttlMs;
+          return;
+        }
         this.log.warn('lease lost to another instance; stopping the work', { lease: this.name, holder: this.holder });
         this.token = null;
         await this.stopWork();
@@ -80,6 +90,7 @@ export class LeasedWorker implements Worker {
       const token = await this.store.acquire(this.name, this.holder);
       if (token === null) return;
       this.token = token;
+      this.heldUntil = asked + this.store.ttlMs;
       this.log.info('lease acquired; starting the work', { lease: this.name, holder: this.holder });
       try {
         for (const w of this.work) await w.start();
@@ -91,7 +102,14 @@ export class LeasedWorker implements Worker {
       }
     } catch (err) {
       this.log.warn('lease round failed; trying again', { lease: this.name, error: err instanceof Error ? err.message : String(err) });
+      if (this.token !== null && this.store.now() >= this.heldUntil) await this.lapse();
     }
+  }
+
+  private async lapse(): Promise<void> {
+    this.log.warn('lease lapsed (not renewed within its TTL); stopping the work until it is held again', { lease: this.name, holder: this.holder });
+    this.token = null;
+    await this.stopWork().catch((err: unknown) => this.log.error('work failed to stop', { lease: this.name, error: String(err) }));
   }
 
   private async stopWork(): Promise<void> {

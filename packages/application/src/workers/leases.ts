@@ -68,7 +68,8 @@ export class Leases {
     for (const a of announced) await (await a)?.close().catch(() => undefined);
   }
 
-  private now(): number {
+  /** The time by this process's clock, in ms: a holder counts its grant's lifetime from it. */
+  now(): number {
     return this.clock.now().getTime();
   }
 

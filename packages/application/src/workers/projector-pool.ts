@@ -35,7 +35,8 @@ export interface ProjectorPoolDeps {
  * it missed a renewal and the bus knows it is gone (see Leases.crashed).
  */
 export class ProjectorPool implements Worker {
-  private readonly held = new Map<string, { token: string; projector: Projector }>();
+  /** Read models held: each lease's token, and when it runs out by this process's clock unless renewed (`until`). */
+  private readonly held = new Map<string, { token: string; until: number; projector: Projector }>();
   private readonly members: Collection<Member>;
   private readonly ticker: Ticker;
   /** Instances start looking for free read models at different places, so they rarely race. */
@@ -73,7 +74,10 @@ export class ProjectorPool implements Worker {
       for (const m of members) if (m.expires_at < now - 10 * leases.ttlMs) await this.members.delete(m.id);
       const share = Math.ceil(this.projections.length / Math.max(1, live));
       for (const [name, h] of [...this.held]) {
-        if (await leases.renew(readModelLease(name), h.token)) continue;
+        if (await leases.renew(readModelLease(name), h.token)) {
+          h.until = now + leases.ttlMs;
+          continue;
+        }
         log.warn('read model taken over by another projector; stopping it here', { read_model: name });
         this.held.delete(name);
         await h.projector.stop();
@@ -84,14 +88,26 @@ export class ProjectorPool implements Worker {
         const name = projection.collection.name;
         if (this.held.has(name)) continue;
         const token = await leases.acquire(readModelLease(name), this.holder);
-        if (token !== null) await this.take(name, token, projection);
+        if (token !== null) await this.take(name, token, now + leases.ttlMs, projection);
       }
     } catch (err) {
       log.warn('projector round failed; trying again', { error: err instanceof Error ? err.message : String(err) });
+      await this.lapse();
     }
   }
 
-  private async take(name: string, token: string, projection: AnyProjection): Promise<void> {
+  /** Stops the read models whose leases could not be renewed within their TTL: another instance may apply them by now. */
+  private async lapse(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    for (const [name, h] of [...this.held]) {
+      if (h.until > now) continue;
+      this.deps.log.warn('read model lease lapsed (not renewed within its TTL); stopping it here', { read_model: name, holder: this.holder });
+      this.held.delete(name);
+      await h.projector.stop().catch(() => undefined);
+    }
+  }
+
+  private async take(name: string, token: string, until: number, projection: AnyProjection): Promise<void> {
     const { events, reads, log, onCheckpoint, setAsideAfter } = this.deps;
     const projector = new Projector(events, reads, [projection], log, {
       checkpoint: readModelCheckpoint(name),
@@ -100,7 +116,7 @@ export class ProjectorPool implements Worker {
       saveEveryMs: 250,
       setAsideAfter,
     });
-    this.held.set(name, { token, projector });
+    this.held.set(name, { token, until, projector });
     log.info('read model taken', { read_model: name, holder: this.holder });
     await projector.start();
   }
