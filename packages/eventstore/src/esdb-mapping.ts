@@ -1,15 +1,20 @@
 import {
   ANY,
+  DeadlineExceededError,
   eventTypeFilter,
   excludeSystemEvents,
   NO_STREAM,
+  NotLeaderError,
   START as ESDB_START,
+  TimeoutError,
+  UnavailableError,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
   type Filter,
   type Position as EsdbPosition,
   type ResolvedEvent,
 } from '@eventstore/db-client';
+import { EngineUnavailable } from '@support/kernel';
 import { EventMetadata, ExpectedRevision, RecordedEvent, WrongExpectedRevisionError } from './port';
 import { comparePositions, Position, START } from './position';
 
@@ -49,6 +54,26 @@ export const toPortError = (err: unknown, stream: string, expected: ExpectedRevi
   if (!(err instanceof WrongExpectedVersionError)) return err;
   const actual = typeof err.actualVersion === 'bigint' ? Number(err.actualVersion) : 'no_stream';
   return new WrongExpectedRevisionError(stream, expected, actual);
+};
+
+/** gRPC's UNAVAILABLE and DEADLINE_EXCEEDED: the client passes some on as plain gRPC errors (an append to a server it never reached). */
+const GRPC_UNREACHED = new Set([14, 4]);
+
+/**
+ * No server to talk to, it did not answer in time, or it is no longer the cluster's leader: a
+ * passing condition (the caller may answer 503 and retry), as the MongoDB adapter's lost
+ * connection. An append that fails so may still have been written: the same request with its
+ * Idempotency-Key answers what was saved.
+ */
+export const unavailableIfUnreached = (err: unknown): unknown => {
+  const code = (err as { code?: unknown } | null)?.code;
+  const unreached =
+    err instanceof UnavailableError ||
+    err instanceof DeadlineExceededError ||
+    err instanceof TimeoutError ||
+    err instanceof NotLeaderError ||
+    (err instanceof Error && typeof code === 'number' && GRPC_UNREACHED.has(code) && 'metadata' in err);
+  return unreached ? new EngineUnavailable('event store', err) : err;
 };
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

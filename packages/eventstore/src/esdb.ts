@@ -1,6 +1,17 @@
 import { BACKWARDS, EventStoreDBClient, FORWARDS, jsonEvent, START as ESDB_START, StreamNotFoundError } from '@eventstore/db-client';
 import { InFlight } from '@support/kernel';
-import { batched, fromPosition, isDomain, newestDomainPosition, toExpected, toPortError, toPosition, toRecorded, typeFilter } from './esdb-mapping';
+import {
+  batched,
+  fromPosition,
+  isDomain,
+  newestDomainPosition,
+  toExpected,
+  toPortError,
+  toPosition,
+  toRecorded,
+  typeFilter,
+  unavailableIfUnreached,
+} from './esdb-mapping';
 import { AppendResult, EventStore, ExpectedRevision, NewEvent, PartialAppendError, RecordedEvent, StreamAppend, Subscription } from './port';
 import { comparePositions, Position, START } from './position';
 
@@ -18,7 +29,7 @@ export interface EsdbOptions {
 export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   /** Appends and reads under way: close() lets them finish before it disposes of the client. */
-  private readonly ops = new InFlight('event store');
+  private readonly ops = new InFlight('event store', unavailableIfUnreached);
   private closing: Promise<void> | null = null;
 
   constructor(
