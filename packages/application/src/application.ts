@@ -61,7 +61,7 @@ export class Application {
     this.ids = options.ids ?? ulidIds(this.clock);
     this.metrics = options.metrics ?? new Metrics();
     this.catalog = options.catalog;
-    const engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes);
+    const engines = options.engines ?? openEngines(options.config, options.catalog.eventTypes, options.log);
     // The same engines, with the event store's appends measured (its close still closes it).
     this.engines = {
       ...engines,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bus, LazyBus } from '@support/bus';
 import type { EventStore } from '@support/eventstore';
+import type { Logger } from '@support/kernel';
 import type { ReadStore } from '@support/readstore';
 import { Config } from './config';
 
@@ -41,12 +42,16 @@ export interface Engines {
  * what a subscription to a shared log (EventStoreDB's `$all`) asks for (@support/catalog's
  * EVENT_TYPES); without them, every event but the engine's own.
  */
-export const openEngines = (config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>, eventTypes?: readonly string[]): Engines => {
+export const openEngines = (
+  config: Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongodbUrl' | 'natsUrl'>,
+  eventTypes?: readonly string[],
+  log: Pick<Logger, 'warn'> | null = null,
+): Engines => {
   if (!config.eventstoreUrl || !config.mongodbUrl) mkdirSync(config.dataDir, { recursive: true });
   const sqliteEvents = config.eventstoreUrl ? null : new (adapters.sqliteEvents())(join(config.dataDir, EMBEDDED_FILES.events));
   const sqliteReads = config.mongodbUrl ? null : new (adapters.sqliteReads())(join(config.dataDir, EMBEDDED_FILES.reads));
   const events: EventStore = sqliteEvents ?? new (adapters.esdb())(config.eventstoreUrl!, { eventTypes });
-  const reads: ReadStore = sqliteReads ?? new (adapters.mongo())(config.mongodbUrl!);
+  const reads: ReadStore = sqliteReads ?? new (adapters.mongo())(config.mongodbUrl!, undefined, log);
   const natsUrl = config.natsUrl;
   // NatsBus connects asynchronously: LazyBus connects on first use, so this stays synchronous.
   const bus: Bus = natsUrl ? new LazyBus(() => adapters.nats().connect(natsUrl), true, true) : new (adapters.memoryBus())();

@@ -1,6 +1,7 @@
 import type { MongoClient, Collection as MongoCollection, Db, Filter, IndexSpecification, Sort } from 'mongodb';
-import { InFlight } from '@support/kernel';
+import { InFlight, type Logger } from '@support/kernel';
 import { mongoClient, unavailableIfDisconnected } from './mongo-client';
+import { ClientWatchdog } from './mongo-watchdog';
 import { duplicates, SlotCounters } from './mongo-counters';
 import { checkCollectionName, checkField, Collection, CollectionSpec, CollectionWrites, Doc, DocText, FindQuery, FindResult, ReadStore, Scalar } from './port';
 
@@ -209,13 +210,18 @@ export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
   private readonly collections = new Map<string, MongoReadCollection<Doc>>();
-  private readonly ops = new InFlight('read store', unavailableIfDisconnected);
+  private readonly watchdog: ClientWatchdog;
+  private readonly ops = new InFlight('read store', (err) => {
+    this.watchdog.failed(err);
+    return unavailableIfDisconnected(err);
+  });
   private closing: Promise<void> | null = null;
 
-  /** The database is `dbName`, else the one the URL names, else the driver's default (`test`). */
-  constructor(url: string, dbName?: string) {
+  /** The database is `dbName`, else the one the URL names, else the driver's default (`test`). `log`: the watchdog's reconnections. */
+  constructor(url: string, dbName?: string, log: Pick<Logger, 'warn'> | null = null) {
     this.client = mongoClient(url);
     this.db = this.client.db(dbName);
+    this.watchdog = new ClientWatchdog(this.client, url, log);
   }
 
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
@@ -281,6 +287,7 @@ export class MongoReadStore implements ReadStore {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.ops.drain();
+      await this.watchdog.stop();
       await this.client.close();
     })();
     return this.closing;

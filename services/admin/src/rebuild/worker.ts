@@ -11,7 +11,7 @@ const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 
 void (async () => {
   const log = jsonLogger(task.logLevel, { service: 'admin', worker: task.names.join(',') }, (line) => process.stderr.write(line + '\n'));
-  const engines = openEngines(task.engines);
+  const engines = openEngines(task.engines, undefined, log);
   try {
     const projections = ALL_PROJECTIONS.filter((p) => task.names.includes(p.collection.name));
     const store = takingTurns(engines.reads, new WriteTurns(task.turns));
