@@ -25,8 +25,6 @@ export class ClientWatchdog {
   private checking: Promise<void> | null = null;
   private lastReconnect = -Infinity;
   private stopped = false;
-  /** Reconnections made (tests read it). */
-  reconnections = 0;
 
   constructor(
     private readonly client: MongoClient,
@@ -53,7 +51,6 @@ export class ClientWatchdog {
     }
     if (this.stopped) return;
     this.lastReconnect = this.now();
-    this.reconnections += 1;
     this.log?.warn('read store client cut off from a server that answers a new client; reconnecting it', {});
     await this.client.close(true).catch(() => undefined);
     if (!this.stopped) await this.client.connect().catch(() => undefined);
