@@ -32,6 +32,7 @@ export * from './rules/off-topic';
 export * from './rules/handoff';
 export * from './rules/question-parts';
 export * from './rules/unknown-subject';
+export * from './rules/unannounced';
 export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';
 export { LlmResponder, LlmResponderOptions } from './responders/llm';

@@ -193,3 +193,27 @@ t.test('a customer telling of their own case is answered from the articles, not 
   t.strictSame(cook.body.sources, []);
   t.match(cook.body.messages[0], /can only help with questions about Meals/);
 });
+
+t.test('a change no article announces, or a deal for someone no article names, is not answered from the price list', async (t) => {
+  // Given a help centre that states today's prices and one group's discount
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Plans', workspaceArgs: ['--credits', '100'] });
+  const prices = {
+    id: kbId(97),
+    title: 'Plans and prices',
+    content: 'Basic costs $5 per month and Pro $12 per month. Students get 20% off Pro with a valid student card.',
+  };
+  await importArticles(e2e.dir, ws, [prices]);
+  await enableAgent(ws, {});
+  const ask = async (message: string) => (await ws.api.post('/agent/messages', { message })).body.sources;
+  // When the customer asks whether prices go up, or for a teachers' deal, then no price is quoted as the answer
+  t.strictSame(await ask('Is Pro going to get more expensive soon?'), []);
+  t.strictSame(await ask('Do you offer a discount for teachers?'), []);
+  // And the students' discount and today's prices are answered
+  t.strictSame(await ask('Do you offer a discount for students?'), ['Plans and prices']);
+  t.strictSame(await ask('How much does Pro cost?'), ['Plans and prices']);
+  // Once an article announces the change, the question is answered from it
+  await importArticles(e2e.dir, ws, [
+    { id: kbId(98), title: 'Price changes in 2027', content: 'From 1 March 2027, Pro costs $14 per month. Basic stays at $5.' },
+  ]);
+  t.strictSame(await ask('Is Pro going to get more expensive soon?'), ['Price changes in 2027']);
+});

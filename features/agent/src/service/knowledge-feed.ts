@@ -7,6 +7,7 @@ import { answerTexts, mentionedIn } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
 import { questionParts } from '../rules/question-parts';
 import { asksTheBusiness, unknownSubject } from '../rules/unknown-subject';
+import { unannounced } from '../rules/unannounced';
 import type { QuestionPart } from '../responders/types';
 import { ArticleForIndex, SearchHit, SearchScope } from '../knowledge/types';
 import { ConsumerHealth, EventStore, Position, RecordedEvent, RetryingSubscription, START, comparePositions } from '@support/eventstore';
@@ -81,15 +82,17 @@ export class KnowledgeFeed {
    * the public articles never name is so (rules/unknown-subject.ts). Such a question put to the
    * business ("Do you deliver to Australia?") is that, not off-topic, however near a request
    * about Australia is: in a help centre without a word on delivery it was declined as off-topic
-   * instead of handed to a person (a newcomer's trial).
+   * instead of handed to a person (a newcomer's trial). None either when it asks about a change
+   * no article announces or a deal for someone no article names (rules/unannounced.ts).
    */
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
-    const named = mentionedIn(() => this.index.passagesIn(workspaceId, { customerFacing: true }));
+    const passages = () => this.index.passagesIn(workspaceId, { customerFacing: true });
+    const named = mentionedIn(passages);
     // Worked out once: it lists the workspace's passages for each name the question holds.
     let unknown: boolean | undefined;
     const namesUnknown = () => (unknown ??= unknownSubject(message, named));
-    if (asksTheBusiness(message) && namesUnknown()) return { hits: [], offTopic: false };
+    if ((asksTheBusiness(message) && namesUnknown()) || unannounced(message, passages)) return { hits: [], offTopic: false };
     if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
     return { hits: hits.length > 0 && namesUnknown() ? [] : hits, offTopic: false };
   }

@@ -1,0 +1,64 @@
+import { passageTerms } from '../knowledge/sentences';
+import { looksEnglish, terms } from '../knowledge/text';
+import type { Passage } from '../knowledge/types';
+import { asksTheBusiness } from './unknown-subject';
+
+/**
+ * Two questions a help centre answers only when it says so itself, and that the nearest article
+ * otherwise answers wrongly (a list of today's prices reads as "no change coming"; the general
+ * pricing page reads as "yes, there is a deal for you"):
+ *
+ * - whether a price or an offer is about to change ("Are your prices going up any time soon?",
+ *   "Will the Pro plan get more expensive next year?", "a friend said the referral reward is
+ *   about to get bigger"): answered from the articles only when one of them announces a change
+ *   (a date it takes effect, "will increase");
+ * - whether there is a deal for a group the articles never name ("Do you offer a discount for
+ *   students?", "any trade-in deal?"): the group's words must be in a public article.
+ *
+ * A customer's own change ("I'm about to change my plan: will my price go up?") names no time
+ * ahead and is answered as usual. Only English messages are judged, as for unknown names.
+ */
+export const unannounced = (message: string, passages: () => readonly Passage[]): boolean => {
+  if (asksAheadOfTime(message) && !passages().some((p) => ANNOUNCED.test(p.text))) return true;
+  const named = dealAskedFor(message);
+  return named.some((t) => !passages().some((p) => passageTerms(p).has(t)));
+};
+
+/** Whether the message asks if a price or an offer will change, some time ahead. */
+export const asksAheadOfTime = (message: string): boolean => looksEnglish(message) && CHANGE_AHEAD.some((re) => re.test(message));
+
+/**
+ * The words naming who or what a deal is asked for ("students" in "a discount for students",
+ * "trade-in" in "a trade-in deal"), as index terms; empty when the message asks the business
+ * for no deal.
+ */
+export const dealAskedFor = (message: string): string[] => {
+  if (!looksEnglish(message) || !asksTheBusiness(message)) return [];
+  const named = [...message.matchAll(DEAL_FOR), ...message.matchAll(NAMED_DEAL)].map((m) => m[1]);
+  return named.flatMap((words) => terms(words)).filter((t) => !GENERIC.has(t));
+};
+
+const CHANGE = String.raw`(?:go(?:es|ing)?\s+up|ris(?:e|es|ing)|increas(?:e|es|ing)|rais(?:e|es|ing)|hik(?:e|es|ing)|get(?:s|ting)?\s+(?:bigger|smaller|more\s+expensive|cheaper|pricier|higher|lower)|become\s+(?:more\s+expensive|cheaper))`;
+const OFFER = String.raw`(?:price|prices|pricing|cost|costs|fee|fees|rate|rates|plan|plans|subscription|membership|reward|rewards|bonus|discount|offer|credit)`;
+/** A time ahead, as a customer names it vaguely ("soon", "next year"), or a plan for one. */
+const AHEAD = String.raw`(?:soon|next\s+(?:year|month|week|quarter|season)|this\s+year|later\s+this|in\s+the\s+future|upcoming|planning\s+to|plans?\s+to|about\s+to|going\s+to)`;
+const CHANGE_AHEAD = [
+  // "raise the price of Plus soon", "prices going up any time soon", "the plan get more expensive next year"
+  new RegExp(String.raw`\b${OFFER}\b(?:\W+\w+){0,4}?\W+${CHANGE}\b.*\b${AHEAD}\b`, 'is'),
+  new RegExp(String.raw`\b${CHANGE}\b(?:\W+\w+){0,4}?\W+${OFFER}\b.*\b${AHEAD}\b`, 'is'),
+  // "planning to raise the price", "about to get bigger"
+  new RegExp(String.raw`\b(?:planning|plans?|about|going)\s+to\s+${CHANGE}\b`, 'i'),
+];
+const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december)';
+/** "From 1 March 2027", "starting in January", "will increase", "a price change": an article saying what is coming. */
+const ANNOUNCED = new RegExp(
+  String.raw`\b(?:from|starting(?:\s+(?:on|in))?|as\s+of|effective(?:\s+from)?)\s+(?:\d{1,2}\s+)?${MONTH}\b|\bwill\s+(?:increase|rise|go\s+up|change)\b|\b(?:price|fee)\s+(?:increase|change|rise)s?\b`,
+  'i',
+);
+const DEAL = String.raw`(?:discounts?|deals?|concessions?|promo(?:tion)?s?|coupons?|special\s+(?:prices?|rates?|offers?)|reduced\s+(?:prices?|rates?))`;
+/** "a discount for students", "any deal for teachers or nurses": the word or two after it (stop words drop out). */
+const DEAL_FOR = new RegExp(String.raw`\b${DEAL}\s+(?:for|to)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)`, 'giu');
+/** "a student discount", "a trade-in deal". */
+const NAMED_DEAL = new RegExp(String.raw`([\p{L}-]+)\s+${DEAL}\b`, 'giu');
+/** Words that name no group: "any special deal", "a better deal", "a bundle deal" is still judged by its word. */
+const GENERIC = new Set(terms('special better best good great cheap cheaper big bigger new current other'));

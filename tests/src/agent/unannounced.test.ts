@@ -1,0 +1,89 @@
+import t from 'tap';
+import { asksAheadOfTime, dealAskedFor, unannounced, type Passage } from '@support/agent';
+
+const passage = (text: string): Passage => ({
+  id: 'a1#0',
+  index: 0,
+  articleId: 'a1',
+  workspaceId: 'w',
+  title: 'Plans and prices',
+  heading: null,
+  text,
+  type: 'public_article',
+  isPublic: true,
+  customerFacing: true,
+});
+const PRICES = [passage('Basic costs $5 per month and Pro $12 per month. Students get 20% off Pro with a valid student card.')];
+
+t.test('a question on whether a price or an offer changes some time ahead', async (t) => {
+  const ahead = [
+    'Are your prices going up any time soon?',
+    'Will the Pro plan get more expensive next year?',
+    'Are you planning to raise the price of Plus soon?',
+    'A friend said the reward for inviting people is about to get bigger. Is that right?',
+    'Is there a price increase coming in the future?',
+  ];
+  const not = [
+    "I'm about to change my plan: will my price go up?",
+    'How much does Pro cost?',
+    'Will my price go up when the trial ends?',
+    'Can I upgrade to Pro soon after signing up?',
+    '¿Van a subir los precios pronto?',
+  ];
+  t.strictSame([...ahead, ...not].map(asksAheadOfTime), [...ahead.map(() => true), ...not.map(() => false)]);
+});
+
+t.test('such a question is answered only from articles that announce a change', async (t) => {
+  // Given articles that state today's prices only
+  t.equal(
+    unannounced('Are your prices going up any time soon?', () => PRICES),
+    true,
+  );
+  // And once one says what changes, and when
+  const announced = [...PRICES, passage('From 1 March 2027, Pro costs $14 per month.')];
+  t.equal(
+    unannounced('Are your prices going up any time soon?', () => announced),
+    false,
+  );
+  t.equal(
+    unannounced('Is Pro going to get more expensive soon?', () => [passage('The price of Pro will increase to $14.')]),
+    false,
+  );
+});
+
+t.test('a deal asked for someone the articles never name is not answered from them', async (t) => {
+  t.strictSame(
+    [
+      'Do you offer a discount for teachers?',
+      'I am at university. Do you have any deal for students?',
+      'Do you have a trade-in deal?',
+      'Is there a military discount?',
+    ].map(dealAskedFor),
+    [['teacher'], ['student'], ['trade'], ['militari']],
+  );
+  t.equal(
+    unannounced('Do you offer a discount for teachers?', () => PRICES),
+    true,
+    'teachers: no article names them',
+  );
+  t.equal(
+    unannounced('Is there a military discount?', () => PRICES),
+    true,
+  );
+  t.equal(
+    unannounced('Do you offer a discount for students?', () => PRICES),
+    false,
+    'students: named',
+  );
+  t.equal(
+    unannounced('Is there a student discount on Pro?', () => PRICES),
+    false,
+  );
+  // Not a deal for someone: answered from the articles as usual
+  for (const message of ['Is there any discount?', 'Do you have a better deal for me?', 'How do I apply the discount for my order?', 'What does Pro cost?'])
+    t.equal(
+      unannounced(message, () => PRICES),
+      false,
+      message,
+    );
+});
