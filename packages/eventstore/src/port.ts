@@ -5,6 +5,7 @@ export interface EventMetadata {
   workspace_id: string | null;
   /** The API key id, or `system` / `admin` for operator and background writes. */
   actor: string;
+  /** The API request's `Request-Id`; the admin CLI run's `admin_…` id; null for background work. */
   request_id: string | null;
   occurred_at: string;
   /** The version of the event's data; absent means 1 (upcasting.ts). */

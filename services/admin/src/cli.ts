@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+
+/** One run of the CLI, as its writes name it (`adminRun`). */
+export type AdminRun = ReturnType<typeof adminRun>;
 
 /** What a command prints: one JSON object with --json, else readable lines. */
 export interface Output {
@@ -17,6 +21,17 @@ export const output = (json: boolean): Output => ({
   progress(message) {
     process.stderr.write(message + '\n');
   },
+});
+
+/**
+ * Who writes, for one run of the CLI: `admin`, and a request id of its own (`admin_` and 32 hex
+ * digits) that every event the run appends carries, so an auditor can tell one run's events
+ * (an import's hundreds) from another's. Its log lines carry it too.
+ */
+export const adminRun = (): { workspaceId: null; actor: 'admin'; requestId: string } => ({
+  workspaceId: null,
+  actor: 'admin',
+  requestId: `admin_${randomBytes(16).toString('hex')}`,
 });
 
 /** The admin CLI logs warnings and errors only, on stderr, unless LOG_LEVEL says otherwise. */

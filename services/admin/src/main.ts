@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Application, DomainFailure, EMBEDDED_FILES, fileInUse, jsonLogger, loadConfigOrExit } from '@support/application';
-import { adminLogLevel, output, Refused, UsageError } from './cli';
+import { adminLogLevel, adminRun, output, Refused, UsageError } from './cli';
 import { eventsCommand } from './commands/events';
 import { importCommand } from './commands/import';
 import { keyCommand } from './commands/key';
@@ -57,7 +57,8 @@ const main = async (argv: string[]): Promise<number> => {
   }
   const config = loadConfigOrExit(process.env, process.stderr);
   // Logs go to stderr: stdout carries only the command's result.
-  const log = jsonLogger(adminLogLevel(), { service: 'admin' }, (line) => process.stderr.write(line + '\n'));
+  const run = adminRun();
+  const log = jsonLogger(adminLogLevel(), { service: 'admin', request_id: run.requestId }, (line) => process.stderr.write(line + '\n'));
   let app: Application | null = null;
   try {
     if (group === 'backup') backupTarget(rest);
@@ -76,7 +77,7 @@ const main = async (argv: string[]): Promise<number> => {
     if (group === 'projections' && rest[0] === 'rebuild' && !config.mongodbUrl && fileInUse(readStore))
       throw new Refused(`${readStore} is open in another process (the service): stop it before rebuilding; nothing was rebuilt`);
     app = new Application({ catalog: CATALOG, config, log, projector: false });
-    await command(app, output(rest.includes('--json')), rest);
+    await command(app, output(rest.includes('--json')), rest, run);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

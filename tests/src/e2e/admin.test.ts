@@ -193,3 +193,22 @@ t.test('events replay into a reader that stops early (| head) ends quietly, exit
   });
   t.strictSame([r.code, r.stderr, typeof JSON.parse(r.stdout).type], [0, '', 'string']);
 });
+
+t.test("each run of the CLI names its own events: one request id for all a run writes, another for the next run's", async (t) => {
+  // Given a workspace made by one run, and an import of two articles by another
+  const ws = await adminJson<{ id: string }>(dir, 'workspace', 'create', '--name', 'Runs');
+  const file = join(dir, `runs-${randomUUID()}.json`);
+  const article = (n: number) => ({ id: `kb_${String(n).padStart(26, '0')}`, title: `Article ${n}`, content: `Text ${n}.` });
+  writeFileSync(file, JSON.stringify({ knowledge_base_articles: [article(1), article(2)] }));
+  await adminJson(dir, 'import', '--workspace', ws.id, '--file', file);
+  // When an auditor replays its history
+  const events = await replayEvents(dir, '--workspace', ws.id);
+  const ids = events.map((e: { metadata: { request_id: string } }) => e.metadata.request_id);
+  // Then each event names the run that wrote it: the workspace's run, then the import's for both articles
+  t.strictSame(
+    events.map((e: { type: string }) => e.type),
+    ['workspace.created', 'knowledge_base_article.created', 'knowledge_base_article.created'],
+  );
+  t.match(ids[0], /^admin_[0-9a-f]{32}$/);
+  t.strictSame([ids[1] === ids[2], ids[1] !== ids[0], /^admin_[0-9a-f]{32}$/.test(ids[1])], [true, true, true]);
+});

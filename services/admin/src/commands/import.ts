@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { importsOf } from '@support/catalog';
 import { Application, failure } from '@support/application';
-import { flags, Output, required } from '../cli';
+import { type AdminRun, flags, Output, required } from '../cli';
 
 const PROGRESS_EVERY_MS = 1000;
 
@@ -24,12 +24,12 @@ const readJson = async (path: string): Promise<unknown> => {
  * channels, appended as events like any write. The whole file is checked before anything is
  * written. Prints per kind given: count and ids, in file order.
  */
-export const importCommand = async (app: Application, out: Output, args: string[]) => {
+export const importCommand = async (app: Application, out: Output, args: string[], run: AdminRun) => {
   const v = flags(args, { workspace: 'string', file: 'string' });
   const workspaceId = required(v, 'workspace');
   const file = await readJson(required(v, 'file'));
   let last = Date.now();
-  const outcome = await importsOf(app).run({ workspaceId, actor: 'admin', requestId: null }, file, ({ done, total }) => {
+  const outcome = await importsOf(app).run({ ...run, workspaceId }, file, ({ done, total }) => {
     if (Date.now() - last >= PROGRESS_EVERY_MS) {
       out.progress(`${done}/${total} items imported…`);
       last = Date.now();

@@ -1,10 +1,8 @@
 import type { Application } from '@support/application';
 import { workspacesOf } from '@support/workspaces';
-import { flags, Output, required, UsageError } from '../cli';
+import { type AdminRun, flags, Output, required, UsageError } from '../cli';
 
-const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
-
-export const keyCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
+export const keyCommand = async (app: Application, out: Output, [sub, ...args]: string[], run: AdminRun) => {
   switch (sub) {
     case 'create': {
       const v = flags(args, { workspace: 'string', name: 'string', environment: 'string', access: 'string', scopes: 'string', 'expires-at': 'string' });
@@ -15,7 +13,7 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
               .map((s) => s.trim())
               .filter(Boolean)
           : undefined;
-      const key = await workspacesOf(app).keys.create(ADMIN, {
+      const key = await workspacesOf(app).keys.create(run, {
         workspaceId: required(v, 'workspace'),
         name: required(v, 'name'),
         environment: v.environment as string | undefined,
@@ -39,7 +37,7 @@ export const keyCommand = async (app: Application, out: Output, [sub, ...args]: 
     }
     case 'revoke': {
       const v = flags(args, { id: 'string' });
-      const { id, revoked } = await workspacesOf(app).keys.revoke(ADMIN, required(v, 'id'));
+      const { id, revoked } = await workspacesOf(app).keys.revoke(run, required(v, 'id'));
       return out.result({ id, revoked });
     }
     default:

@@ -1,8 +1,6 @@
 import type { Application } from '@support/application';
 import { type Workspace, workspacesOf } from '@support/workspaces';
-import { flags, onOff, Output, Refused, required, UsageError, wholeNumber } from '../cli';
-
-const ADMIN = { workspaceId: null, actor: 'admin', requestId: null };
+import { type AdminRun, flags, onOff, Output, Refused, required, UsageError, wholeNumber } from '../cli';
 
 const print = (w: Workspace) => ({
   id: w.id,
@@ -14,11 +12,11 @@ const print = (w: Workspace) => ({
   email: w.email ?? null,
 });
 
-export const workspaceCommand = async (app: Application, out: Output, [sub, ...args]: string[]) => {
+export const workspaceCommand = async (app: Application, out: Output, [sub, ...args]: string[], run: AdminRun) => {
   switch (sub) {
     case 'create': {
       const v = flags(args, { name: 'string', slug: 'string', plan: 'string', credits: 'string', 'sla-tracking': 'string', email: 'string' });
-      const { workspace } = await workspacesOf(app).commands.create(ADMIN, {
+      const { workspace } = await workspacesOf(app).commands.create(run, {
         name: required(v, 'name'),
         slug: v.slug as string | undefined,
         plan: v.plan as string | undefined,
@@ -37,7 +35,7 @@ export const workspaceCommand = async (app: Application, out: Output, [sub, ...a
         email: v.email as string | undefined,
       };
       if (Object.values(changes).every((c) => c === undefined)) throw new UsageError('give at least one of --plan, --credits, --sla-tracking, --email');
-      const { workspace } = await workspacesOf(app).commands.update({ ...ADMIN, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
+      const { workspace } = await workspacesOf(app).commands.update({ ...run, workspaceId: required(v, 'id') }, required(v, 'id'), changes);
       return out.result(print(workspace));
     }
     case 'get': {
