@@ -29,7 +29,13 @@ export type TurnOutcome =
       sources: string[];
     }
   /** `handoff`: the bubble telling the customer a person takes over (free). */
-  | { kind: 'escalate'; reason: (typeof ESCALATION_REASONS)[number]; keyword: string | null; handoff: { id: string; content: string } | null }
+  | {
+      kind: 'escalate';
+      turn_id: string;
+      reason: (typeof ESCALATION_REASONS)[number];
+      keyword: string | null;
+      handoff: { id: string; content: string } | null;
+    }
   | { kind: 'none' };
 
 export type ConversationCommand =
@@ -124,7 +130,8 @@ const agentTurn = (state: Extract<ConversationState, { exists: true }>, command:
         }),
       );
     if (state.assignee !== null) events.push({ type: 'conversation.updated', data: { id: state.id, changes: { assignee: null } } });
-    events.push({ type: 'agent.escalated', data: { id: state.id, reason: outcome.reason, keyword: outcome.keyword } });
+    const { turn_id, reason, keyword, handoff } = outcome;
+    events.push({ type: 'agent.escalated', data: { id: state.id, reason, keyword, turn_id, message_ids: handoff ? [handoff.id] : [] } });
   }
   return E.right(events);
 };

@@ -79,14 +79,21 @@ export const AgentReplied = eventCodec(
   }),
 );
 export const ESCALATION_REASONS = ['keyword', 'after_replies', 'no_answer', 'customer_asked'] as const;
-/** The agent handed the conversation to a human (spec 6.1 `agent.escalated`). */
+/**
+ * The agent handed the conversation to a human (spec 6.1 `agent.escalated`). `turn_id` (the
+ * turn's, as `agent.replied` names one) and `message_ids` (the hand-over bubble, when one was
+ * sent) are in every escalation recorded since 2026-11-28; older ones lack them.
+ */
 export const AgentEscalated = eventCodec(
   'agent.escalated',
-  t.type({
-    id: t.string,
-    reason: t.keyof({ keyword: null, after_replies: null, no_answer: null, customer_asked: null }),
-    keyword: nullable(t.string),
-  }),
+  t.intersection([
+    t.type({
+      id: t.string,
+      reason: t.keyof({ keyword: null, after_replies: null, no_answer: null, customer_asked: null }),
+      keyword: nullable(t.string),
+    }),
+    t.partial({ turn_id: t.string, message_ids: t.array(t.string) }),
+  ]),
 );
 
 export const ConversationEvent = t.union([ConversationCreated, ConversationUpdated, ConversationClosed, MessageCreated, AgentReplied, AgentEscalated]);

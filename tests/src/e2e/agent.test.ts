@@ -131,10 +131,13 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;
   t.not(conv.assignee, 'ai');
   const recorded = (await events(w.workspaceId)).filter((e) => e.type === 'agent.escalated');
+  // The escalation names its turn and the hand-over bubble the customer got
+  const bubble = (await w.api.get(`/conversations/${r.conversation_id}/messages`)).body.data.filter((m: { sender_type: string }) => m.sender_type === 'ai');
   t.strictSame(
-    recorded.map((e) => e.data),
-    [{ id: r.conversation_id, reason: 'no_answer', keyword: null }],
+    recorded.map((e) => ({ ...e.data, turn_id: /^turn_/.test(e.data.turn_id) })),
+    [{ id: r.conversation_id, reason: 'no_answer', keyword: null, turn_id: true, message_ids: bubble.map((m: { id: string }) => m.id) }],
   );
+  t.equal(bubble.length, 1);
   const silent = (await w.api.post('/agent/messages', { message: REFUND_Q, conversation_id: r.conversation_id })).body;
   t.match(silent, { messages: [], credits_used: 0, escalated: false });
   await w.api.patch(`/conversations/${r.conversation_id}`, { assignee: 'ai' });

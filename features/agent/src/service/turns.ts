@@ -206,6 +206,7 @@ export class AgentTurns {
     const handOver = (reason: EscalationReason, keyword: string | null) => ({
       outcome: {
         kind: 'escalate',
+        turn_id: turn.id,
         reason,
         keyword,
         handoff: { id: ids.next(ID_PREFIX.message), content: handoffReply(settings.tone, language) },

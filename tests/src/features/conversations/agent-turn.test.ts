@@ -64,16 +64,24 @@ t.test('a human assignee keeps the agent silent: only the customer message is re
     .then(t, [msg('msg_1', 'customer', 'How do refunds work?')]),
 );
 
-t.test('escalation: the hand-over bubble, the assignee leaves ai and agent.escalated is recorded', async (t) =>
+t.test('escalation: the hand-over bubble, the assignee leaves ai and agent.escalated is recorded with its turn and bubble', async (t) =>
   given([created(), assigned('ai')])
-    .when(turn({ kind: 'escalate', reason: 'keyword', keyword: 'human', handoff: { id: 'msg_2', content: 'A person takes over.' } }))
-    .then(t, [msg('msg_1', 'customer', 'How do refunds work?'), msg('msg_2', 'ai', 'A person takes over.'), assigned(null), escalated('keyword', 'human')]),
+    .when(turn({ kind: 'escalate', turn_id: 'turn_1', reason: 'keyword', keyword: 'human', handoff: { id: 'msg_2', content: 'A person takes over.' } }))
+    .then(t, [
+      msg('msg_1', 'customer', 'How do refunds work?'),
+      msg('msg_2', 'ai', 'A person takes over.'),
+      assigned(null),
+      { type: 'agent.escalated', data: { id: 'conv_1', reason: 'keyword', keyword: 'human', turn_id: 'turn_1', message_ids: ['msg_2'] } },
+    ]),
 );
 
 t.test('escalation because the customer asked, without a bubble: the reason is recorded', async (t) =>
   given([created()])
-    .when(turn({ kind: 'escalate', reason: 'customer_asked', keyword: null, handoff: null }))
-    .then(t, [msg('msg_1', 'customer', 'How do refunds work?'), escalated('customer_asked')]),
+    .when(turn({ kind: 'escalate', turn_id: 'turn_1', reason: 'customer_asked', keyword: null, handoff: null }))
+    .then(t, [
+      msg('msg_1', 'customer', 'How do refunds work?'),
+      { type: 'agent.escalated', data: { id: 'conv_1', reason: 'customer_asked', keyword: null, turn_id: 'turn_1', message_ids: [] } },
+    ]),
 );
 
 t.test('after an escalation the agent stays silent, until the conversation is assigned to ai again', async (t) => {
