@@ -119,3 +119,20 @@ t.test('a question after one value, in any of four languages, is answered with t
   const how = await ask({ message: 'How do I get back in?', hits: [LOCKED], similarity });
   t.strictSame(how.messages, ['Hi there! Resetting your password unlocks it.']);
 });
+
+t.test('a price or a wait asked in other words is answered with the amount or the duration', async (t) => {
+  // Given a plan's price beside a closer sentence without one
+  const priced = async (texts: readonly string[]) => texts.map((s) => (s.includes('$4.99') ? 0.85 : 0.9));
+  // When asked what it would "run me", or what is "in it for me", then the one bubble holds the price
+  for (const message of ['What would the mid-tier plan run me?', "What's in it for me if I go for the mid-tier plan?"])
+    t.match((await ask({ message, hits: [PLANS], similarity: priced })).messages, [/Plus is \$4\.99 a month\./], message);
+  // Given two sentences with numbers, the closer one a time of day, the other a duration
+  const SKIP = {
+    ...hit('art_skip', 0, 'Skipping a week', null, 'Skipping closes at 11:59 pm on Wednesday. Weeks can be skipped up to 10 weeks ahead.', 9),
+    similarity: 0.9,
+  };
+  const timed = async (texts: readonly string[]) => texts.map((s) => (s.includes('10 weeks') ? 0.85 : 0.9));
+  // When asked how far in advance or into the future, then the one bubble holds the duration
+  for (const message of ['How far in advance can I skip deliveries?', 'How far into the future can I skip deliveries?'])
+    t.match((await ask({ message, hits: [SKIP], similarity: timed })).messages, [/Weeks can be skipped up to 10 weeks ahead\./], message);
+});

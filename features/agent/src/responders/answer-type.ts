@@ -8,8 +8,14 @@
 export type AnswerKind = 'money' | 'duration' | 'quantity';
 
 const ASKS: [AnswerKind, RegExp][] = [
-  ['money', /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|taken off|deducted)\b/i],
-  ['duration', /\b(?:how (?:long|often|soon|quickly|fast)|how many (?:days|hours|weeks|months|years|minutes)|when will|until when|by when)\b/i],
+  [
+    'money',
+    /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|taken off|deducted|run me|set me back|in it for me)\b/i,
+  ],
+  [
+    'duration',
+    /\b(?:how (?:long|often|soon|quickly|fast)|how many (?:days|hours|weeks|months|years|minutes)|when will|until when|by when|how far (?:in advance|ahead|into the future))\b/i,
+  ],
   ['quantity', /\b(?:how many|how much (?:storage|space|data)|how (?:big|large|long can)|maximum|max|limit|at most|up to)\b/i],
 ];
 
