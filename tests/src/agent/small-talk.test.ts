@@ -23,6 +23,11 @@ t.test('small talk: greetings, thanks, goodbyes and praise in several languages;
     ["thanks so much, you've been super helpful", 'thanks'],
     ['just wanted to say thank you, all sorted now', 'thanks'],
     ["thanks, that makes sense. you've been great", 'thanks'],
+    // Small talk in another form of its words (an outsider's trial)
+    ['Thanks so much, that really helped!', 'thanks'],
+    ['Thanks, that helped', 'thanks'],
+    ['Bye, have a lovely day', 'goodbye'],
+    ['Thanks, that helped. How do I cancel my order?', null],
     ['thanks, now how do I set up my card?', null],
     ['thanks, all sorted. when do you open?', null],
     ['hi, how do I reset my password?', null],

@@ -36,6 +36,15 @@ t.test('greetings and thanks get a short reply in the tone, free, and never hand
   const thanks = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message: 'thanks, that is all!' });
   t.strictSame([thanks.body.escalated, thanks.body.messages.length, thanks.body.credits_used], [false, 1, 0]);
   t.match(thanks.body.messages[0], /welcome/i);
+  // Thanks and goodbye in other forms of their words, after an answer: not a follow-up repeating it (an outsider's trial)
+  for (const [message, reply] of [
+    ['Thanks so much, that really helped!', /welcome/i],
+    ['Bye, have a lovely day', /^Bye for now/],
+  ] as const) {
+    const r = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message });
+    t.strictSame([r.body.messages.length, r.body.credits_used, r.body.sources], [1, 0, []], message);
+    t.match(r.body.messages[0], reply, message);
+  }
   for (const [message, reply] of [
     ['Hola!', /^¡Hola! ¿En qué te puedo ayudar hoy\?$/],
     ['danke schön', /^Gern geschehen!/],

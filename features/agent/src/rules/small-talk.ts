@@ -1,5 +1,5 @@
 import { type Language, wordsFor } from '../responders/languages';
-import { tokenize as wordsOf } from '../knowledge/text';
+import { stem, tokenize as wordsOf } from '../knowledge/text';
 import type { Tone } from '../responders/types';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'praise';
@@ -34,6 +34,13 @@ const FILLERS = [
 ];
 
 const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
+/**
+ * Their English stems: a word of small talk in another form is small talk too ("that really
+ * helped", "have a lovely day"); an outsider's trial had both declined as off-topic, and after
+ * an answer taken for a follow-up that repeated it, charged.
+ */
+const STEMS = new Set([...ALL].map(stem));
+const smallTalkWord = (word: string) => ALL.has(word) || STEMS.has(stem(word));
 
 const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
 
@@ -43,7 +50,7 @@ const MAX_WORDS = 10;
 /** The kind of small talk the message is, or null when it asks or says something more. */
 export const smallTalkOf = (message: string): SmallTalk | null => {
   const words = wordsOf(message);
-  if (words.length === 0 || words.length > MAX_WORDS || !words.every((w) => ALL.has(w))) return null;
+  if (words.length === 0 || words.length > MAX_WORDS || !words.every(smallTalkWord)) return null;
   // Goodbyes, then thanks: "ok thanks, bye" closes the conversation, "thanks!" may go on.
   const kind = (['goodbye', 'thanks', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
   // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
