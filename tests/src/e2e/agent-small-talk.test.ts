@@ -75,6 +75,8 @@ t.test(
       "what's the meaning of life?",
       'what is 15% of 80?',
       'should I quit my job?',
+      // Nothing in the help centre near it, and no request near enough either (an outsider's trial: handed to a person)
+      'Who won the 1998 World Cup?',
     ]) {
       const r = await e2e.ws.api.post('/agent/messages', { message });
       t.strictSame(

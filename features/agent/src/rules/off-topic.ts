@@ -6,6 +6,7 @@ import { AGENT_DEFAULTS } from '../config/decider';
 import { type Language, wordsFor } from '../responders/languages';
 import type { Tone } from '../responders/types';
 import { CHOSEN_OFF_TOPIC_REQUESTS, OFF_TOPIC_REQUESTS } from './off-topic-requests';
+import { asksTheBusiness } from './unknown-subject';
 
 export { CHOSEN_OFF_TOPIC_REQUESTS, OFF_TOPIC_REQUESTS };
 
@@ -27,12 +28,17 @@ export const OFF_TOPIC_MARGIN = 0.004;
  * CHOSEN_OFF_TOPIC_REQUESTS only, by no margin: on the tuning half, 9 of its 26 such answerable
  * questions came within 0.02 of an everyday request, none nearer to a chosen one than to its
  * passage, and the same off-topic messages were declined. Search found `hits`; when it found
- * none, every passage is below MIN_SIMILARITY. Without the embedding model, only a sum is
+ * none, every passage is below MIN_SIMILARITY and shares no word with it. Without the embedding model, only a sum is
  * (BM25's word-share rule stands).
  */
 export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> | null, message: string, hits: readonly SearchHit[]): Promise<boolean> => {
   if (asksForSum(message)) return true;
   if (!semantic) return false;
+  // Nothing in the help centre near it, by words or meaning: about something else, unless put
+  // to the business ("Do you deliver to Australia?", which a person may answer). On the tuning
+  // half every message search found nothing for was off-topic or small talk; the rest of this
+  // rule missed "Who won the 1998 World Cup?" (an outsider's trial), handed to a person.
+  if (hits.length === 0 && !asksTheBusiness(message)) return true;
   // The word count first: a question about the product needs no call to the model.
   if (hits.length > 0 && (asks(message) || tellsOwn(message)) && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
   const closest = hits.length ? Math.max(...hits.map((h) => h.similarity ?? -1)) : MIN_SIMILARITY;
