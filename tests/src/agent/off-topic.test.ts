@@ -70,6 +70,8 @@ t.test('without hits, a message is off-topic unless it is put to the business', 
   // A question put to the business is one a person may answer: not declined
   t.strictSame(await offTopic(model(MIN_SIMILARITY - 0.01), 'Do you sell gift cards?', []), false);
   t.strictSame(await offTopic(model(MIN_SIMILARITY - 0.01), 'Is there a store in Paris?', []), false);
+  // In another language, where only English questions are told apart, neither
+  t.strictSame(await offTopic(model(MIN_SIMILARITY - 0.01), 'Kann ich mit Bitcoin bezahlen?', []), false);
 });
 
 t.test('without the model nothing is judged off-topic', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { asksAheadOfTime, dealAskedFor, unannounced, type Passage } from '@support/agent';
+import { asksAheadOfTime, asksForADeal, dealAskedFor, unannounced, type Passage } from '@support/agent';
 
 const passage = (text: string): Passage => ({
   id: 'a1#0',
@@ -85,5 +85,32 @@ t.test('a deal asked for someone the articles never name is not answered from th
       unannounced(message, () => PRICES),
       false,
       message,
+    );
+});
+
+t.test('a deal of any kind is not answered from articles that never speak of one', async (t) => {
+  t.strictSame(
+    [
+      'Do you have a promo code at the moment?',
+      'Is there any discount?',
+      'Are there coupons?',
+      'Can I use a coupon on my order?',
+      'How do I apply a coupon?',
+      'Do you sell gift cards?',
+    ].map(asksForADeal),
+    [true, true, true, true, false, false],
+  );
+  // Given articles with no deal in them: a "Save" button is none
+  const plain = [passage('Click Save to keep your changes. Basic costs $5 per month.')];
+  t.equal(
+    unannounced('Do you have a promo code at the moment?', () => plain),
+    true,
+  );
+  // And articles that speak of one, in any of its forms
+  for (const text of ['Students get 20% off Pro.', 'Pay yearly and save $10.', 'Enter your promo code at checkout.', 'Bundles come at a discount.'])
+    t.equal(
+      unannounced('Do you have a promo code at the moment?', () => [passage(text)]),
+      false,
+      text,
     );
 });

@@ -164,6 +164,9 @@ t.test('a yes-or-no question to the business on something no article names is ha
   const r = await ws.api.post('/agent/messages', { message: 'Do you deliver to Australia?' });
   // Then a person takes it over as a question the articles cannot answer
   t.strictSame([r.status, r.body.escalated, r.body.escalation_reason, r.body.sources, r.body.credits_used], [200, true, 'no_answer', [], 0]);
+  // And so is a deal asked of a help centre that never speaks of one
+  const deal = await ws.api.post('/agent/messages', { message: 'Do you have a promo code at the moment?' });
+  t.strictSame([deal.body.escalated, deal.body.escalation_reason, deal.body.sources], [true, 'no_answer', []]);
   // And a question to the assistant about a place is still declined as off-topic, never handed over
   const trivia = await ws.api.post('/agent/messages', { message: 'Do you know what the capital of Australia is?' });
   t.strictSame([trivia.body.escalated, trivia.body.sources], [false, []]);

@@ -40,7 +40,8 @@ const ownArticles = () => {
   return ARTICLES.slice(0, 3).map((a, i) => ({ ...a, id: kbId(1000 * copies + i) }));
 };
 const REFUND_Q = 'How many days do I have to get a refund for my order?';
-const OFF_TOPIC = 'Which football team won the league in 1998?';
+// A question to the business that no article answers (trivia is declined as off-topic instead, free).
+const NO_ANSWER = 'Can I pay for my order with Bitcoin?';
 
 const events = (workspaceId: string) => replayEvents(e2e.dir, '--workspace', workspaceId);
 const credits = async (workspaceId: string) => (await adminJson<{ credits: number }>(e2e.dir, 'workspace', 'get', '--id', workspaceId)).credits;
@@ -113,7 +114,7 @@ t.test('nothing relevant: no invented answer; with escalation off the agent says
   const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'NoAnswer' });
   await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w);
-  const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
+  const r = (await w.api.post('/agent/messages', { message: NO_ANSWER })).body;
   t.equal(r.escalated, false);
   t.strictSame(r.sources, []);
   t.equal(r.messages.length, 1, 'one bubble saying it does not know');
@@ -125,7 +126,7 @@ t.test('escalation when no grounded answer is found; later turns stay silent unt
   await importArticles(e2e.dir, w, ownArticles());
   await enableAgent(w, { escalation: { enabled: true } });
   const before = await credits(w.workspaceId);
-  const r = (await w.api.post('/agent/messages', { message: OFF_TOPIC })).body;
+  const r = (await w.api.post('/agent/messages', { message: NO_ANSWER })).body;
   t.strictSame([r.escalated, r.escalation_reason, r.sources, r.credits_used, r.messages.length], [true, 'no_answer', [], 0, 1]);
   t.match(r.messages[0], /person on our team/, 'one bubble says a person takes over, in the tone');
   const conv = (await w.api.get(`/conversations/${r.conversation_id}`)).body;

@@ -37,8 +37,9 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> |
   // Nothing in the help centre near it, by words or meaning: about something else, unless put
   // to the business ("Do you deliver to Australia?", which a person may answer). On the tuning
   // half every message search found nothing for was off-topic or small talk; the rest of this
-  // rule missed "Who won the 1998 World Cup?" (an outsider's trial), handed to a person.
-  if (hits.length === 0 && !asksTheBusiness(message)) return true;
+  // rule missed "Who won the 1998 World Cup?" (an outsider's trial), handed to a person. English
+  // only: a question to the business is told in English alone ("Kann ich mit Bitcoin…?" is one).
+  if (hits.length === 0 && looksEnglish(message) && !asksTheBusiness(message)) return true;
   // The word count first: a question about the product needs no call to the model.
   if (hits.length > 0 && (asks(message) || tellsOwn(message)) && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
   const closest = hits.length ? Math.max(...hits.map((h) => h.similarity ?? -1)) : MIN_SIMILARITY;

@@ -13,16 +13,22 @@ import { asksTheBusiness } from './unknown-subject';
  *   about to get bigger"): answered from the articles only when one of them announces a change
  *   (a date it takes effect, "will increase");
  * - whether there is a deal for a group the articles never name ("Do you offer a discount for
- *   students?", "any trade-in deal?"): the group's words must be in a public article.
+ *   students?", "any trade-in deal?"): the group's words must be in a public article; and
+ *   whether there is a deal at all ("Do you have a promo code at the moment?") where no public
+ *   article speaks of one (a promo code only in an AI-disabled article).
  *
  * A customer's own change ("I'm about to change my plan: will my price go up?") names no time
  * ahead and is answered as usual. Only English messages are judged, as for unknown names.
  */
 export const unannounced = (message: string, passages: () => readonly Passage[]): boolean => {
   if (asksAheadOfTime(message) && !passages().some((p) => ANNOUNCED.test(p.text))) return true;
+  if (asksForADeal(message) && !passages().some((p) => OFFERS_A_DEAL.test(p.text))) return true;
   const named = dealAskedFor(message);
   return named.some((t) => !passages().some((p) => passageTerms(p).has(t)));
 };
+
+/** Whether the message asks the business whether it has a deal of any kind ("Do you have a promo code at the moment?"). */
+export const asksForADeal = (message: string): boolean => looksEnglish(message) && asksTheBusiness(message) && ASKS_DEAL.test(message);
 
 /** Whether the message asks if a price or an offer will change, some time ahead. */
 export const asksAheadOfTime = (message: string): boolean => looksEnglish(message) && CHANGE_AHEAD.some((re) => re.test(message));
@@ -56,6 +62,9 @@ const ANNOUNCED = new RegExp(
   'i',
 );
 const DEAL = String.raw`(?:discounts?|deals?|concessions?|promo(?:tion)?s?|coupons?|special\s+(?:prices?|rates?|offers?)|reduced\s+(?:prices?|rates?))`;
+const ASKS_DEAL = new RegExp(String.raw`\b${DEAL}`, 'i');
+/** An article speaking of a deal at all: "20% off", "save $10", a discount, a promo code, a coupon ("Save", a button, is none). */
+const OFFERS_A_DEAL = new RegExp(String.raw`\b${DEAL}|\d\s?%\s+off\b|\bsav(?:e|es|ing)\s+(?:up\s+to\s+)?[$€£]?\d|\bsavings?\b`, 'i');
 /** "a discount for students", "any deal for teachers or nurses": the word or two after it (stop words drop out). */
 const DEAL_FOR = new RegExp(String.raw`\b${DEAL}\s+(?:for|to)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)`, 'giu');
 /** "a student discount", "a trade-in deal". */
