@@ -4,7 +4,7 @@ import type { Passage } from '../knowledge/types';
 import { asksTheBusiness } from './unknown-subject';
 
 /**
- * Two questions a help centre answers only when it says so itself, and that the nearest article
+ * Questions a help centre answers only when it says so itself, and that the nearest article
  * otherwise answers wrongly (a list of today's prices reads as "no change coming"; the general
  * pricing page reads as "yes, there is a deal for you"):
  *

@@ -83,7 +83,7 @@ export class KnowledgeFeed {
    * business ("Do you deliver to Australia?") is that, not off-topic, however near a request
    * about Australia is: in a help centre without a word on delivery it was declined as off-topic
    * instead of handed to a person (a newcomer's trial). None either when it asks about a change
-   * no article announces or a deal for someone no article names (rules/unannounced.ts).
+   * no article announces, or a deal no article offers or for someone none names (rules/unannounced.ts).
    */
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
