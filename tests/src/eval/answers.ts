@@ -13,10 +13,12 @@ import {
 import { centresOf, type Half } from './eval-set';
 
 /**
- * `node tests/build/eval/answers.js [--half=tuning]`: the grounded responder in process, on one
- * half of tests/fixtures/eval (no service, no HTTP): retrieval as a turn does it, then where
- * each answerable question's facts are (the top passage, any relevant one, the reply). For
- * looking at the tuning half's misses quickly; `npm run eval` is what reports.
+ * `node tests/build/eval/answers.js [--half=tuning] [--misses] [--unanswerable]`: the grounded
+ * responder in process, on one half of tests/fixtures/eval (no service, no HTTP): retrieval as a
+ * turn does it, then where each answerable question's facts are (the top passage, any relevant
+ * one, the reply); `--misses` prints the replies without their facts, `--unanswerable` also asks
+ * the near-but-unanswerable questions and prints those answered. For looking at the tuning
+ * half's misses quickly; `npm run eval` is what reports.
  */
 const main = async () => {
   const half = (process.argv.find((a) => a.startsWith('--half='))?.split('=')[1] ?? 'tuning') as Half;
