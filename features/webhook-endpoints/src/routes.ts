@@ -41,8 +41,8 @@ const url = str({
   min: 1,
   max: 2048,
   format: 'uri',
-  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
   // A host after the scheme: "https://" alone is no URL (Schemathesis sent it as schema-valid, and it answered 400).
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
   pattern: /^https:\/\/[^\u0000-\u001f\u007f/?#][^\u0000-\u001f\u007f]*$/,
   patternMessage: 'must be an https:// URL (no control characters)',
   description: 'HTTPS; its host must resolve, and not to an internal, loopback or metadata address (else 400 `url refused: …`)',
