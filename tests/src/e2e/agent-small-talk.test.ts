@@ -87,6 +87,10 @@ t.test(
       t.match(r.body.messages[0], /AI assistant, so I can only help with questions about Small talk/, message);
     }
     t.equal(await credits(), before, 'nothing charged');
+    // A customer's own order is about the business though no article is near: not declined as off-topic (an outsider's trial)
+    const own = await e2e.ws.api.post('/agent/messages', { message: 'I hit buy by mistake twenty minutes ago, is it too late to stop it?' });
+    t.strictSame([own.status, own.body.sources, own.body.escalated, own.body.escalation_reason], [200, [], true, 'no_answer']);
+    t.notMatch(own.body.messages.join(' '), /can only help with questions about/);
   },
 );
 

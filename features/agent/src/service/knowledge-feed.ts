@@ -5,6 +5,7 @@ import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts, mentionedIn } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
+import { tellsOwnDealings } from '../rules/own-dealings';
 import { questionParts } from '../rules/question-parts';
 import { asksTheBusiness, unknownSubject } from '../rules/unknown-subject';
 import { unannounced } from '../rules/unannounced';
@@ -84,6 +85,7 @@ export class KnowledgeFeed {
    * about Australia is: in a help centre without a word on delivery it was declined as off-topic
    * instead of handed to a person (a newcomer's trial). None either when it asks about a change
    * no article announces, or a deal no article offers or for someone none names (rules/unannounced.ts).
+   * A customer's own order or account is never off-topic (rules/own-dealings.ts).
    */
   async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
@@ -93,7 +95,8 @@ export class KnowledgeFeed {
     let unknown: boolean | undefined;
     const namesUnknown = () => (unknown ??= unknownSubject(message, named));
     if ((asksTheBusiness(message) && namesUnknown()) || unannounced(message, passages)) return { hits: [], offTopic: false };
-    if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: true };
+    // A customer's own order or account is never off-topic: nearer a request than any passage, it is unanswered.
+    if (await offTopic(this.semantic, message, hits)) return { hits: [], offTopic: !tellsOwnDealings(message) };
     return { hits: hits.length > 0 && namesUnknown() ? [] : hits, offTopic: false };
   }
 
