@@ -1,19 +1,4 @@
-import {
-  arrayOf,
-  commandContext,
-  DEFAULT_LIMIT,
-  freeObject,
-  linksTo,
-  listBody,
-  listOf,
-  NOT_BLANK_SCHEMA,
-  pageParams,
-  readBack,
-  route,
-  str,
-  struct,
-  withSchema,
-} from '@support/http';
+import { arrayOf, commandContext, DEFAULT_LIMIT, freeObject, linksTo, listBody, listOf, pageParams, readBack, route, str, struct } from '@support/http';
 import { conversationParams } from './conversation-routes';
 import { MessageResource, toMessage } from './message-resource';
 import { conversationsOf } from './read-model';
@@ -46,7 +31,7 @@ export const messageRoutes = [
     summary: 'Post an agent message (emits message.created); a repeated client_message_id returns the first message',
     params: conversationParams,
     body: struct(
-      { content: withSchema(str({ min: 1, max: 20_000 }), NOT_BLANK_SCHEMA) },
+      { content: str({ min: 1, max: 20_000, notBlank: true }) },
       {
         attachments: arrayOf(freeObject('An attachment: free keys, e.g. url, filename, content_type'), { max: 20 }),
         channel_metadata: freeObject('Channel-specific data, stored with the message'),

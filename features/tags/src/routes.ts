@@ -1,21 +1,5 @@
 import { perApplication, Scoped } from '@support/application';
-import {
-  bool,
-  commandContext,
-  deletedOf,
-  EXAMPLE_ID,
-  idParams,
-  linksTo,
-  listBody,
-  listOf,
-  NOT_BLANK_SCHEMA,
-  nullable,
-  readBack,
-  route,
-  str,
-  struct,
-  withSchema,
-} from '@support/http';
+import { bool, commandContext, deletedOf, EXAMPLE_ID, idParams, linksTo, listBody, listOf, nullable, readBack, route, str, struct } from '@support/http';
 import { Tags } from './commands';
 import { TAGS, type TagDocument } from './projection';
 import { TagResource, toTag } from './resource';
@@ -27,7 +11,7 @@ export const tagsOf = perApplication((app) => ({
 }));
 
 /** Unique per workspace ignoring case and surrounding space, so blank is no name. */
-const name = withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA);
+const name = str({ min: 1, max: 100, notBlank: true });
 const color = nullable(str({ max: 32, description: 'Any display colour, e.g. #3b82f6' }));
 
 export const tagRoutes = [

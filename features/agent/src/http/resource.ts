@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { CHANNELS, ESCALATION_REASONS } from '@support/conversations';
-import { arrayOf, bool, EXAMPLE_ID, int, literal, NOT_BLANK_SCHEMA, nullable, oneOf, str, struct, withSchema } from '@support/http';
+import { arrayOf, bool, EXAMPLE_ID, int, literal, nullable, oneOf, str, struct } from '@support/http';
 import { AgentSettings, MODEL_TIERS, RESPONSE_LENGTHS, TONES } from '../config/events';
 
 /** Channels the agent can be deployed on: the six conversation channels and the MCP server. */
@@ -20,7 +20,7 @@ const channelFlags = <Req extends boolean>(required: Req) => {
 
 const escalationFields = {
   enabled: bool(),
-  keywords: arrayOf(withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA), { max: 50, description: 'Whole words or phrases; case and accents are ignored' }),
+  keywords: arrayOf(str({ min: 1, max: 100, notBlank: true }), { max: 50, description: 'Whole words or phrases; case and accents are ignored' }),
   after_replies: nullable(int({ min: 1, max: 10, description: 'Hand over once this many AI replies were given in a conversation' })),
 };
 
@@ -61,7 +61,7 @@ export type AgentResource = t.TypeOf<typeof AgentResource>;
 export const AgentPatchBody = struct(
   {},
   {
-    name: withSchema(str({ min: 1, max: 100 }), NOT_BLANK_SCHEMA),
+    name: str({ min: 1, max: 100, notBlank: true }),
     is_enabled: bool(),
     tone: oneOf(TONES),
     response_length: oneOf(RESPONSE_LENGTHS),

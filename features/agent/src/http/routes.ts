@@ -11,7 +11,6 @@ import {
   int,
   linksTo,
   literal,
-  NOT_BLANK_SCHEMA,
   nullable,
   resourceId,
   route,
@@ -33,7 +32,7 @@ export const CONVERSATION_ID = resourceId('conv_', 'conversation');
 
 /** Spec 4.3: POST /agent/messages; also the MCP `send_message` tool's arguments. */
 export const turnBody = struct(
-  { message: withSchema(str({ min: 1, max: 10_000 }), NOT_BLANK_SCHEMA) },
+  { message: str({ min: 1, max: 10_000, notBlank: true }) },
   {
     conversation_id: withSchema(CONVERSATION_ID, { description: 'An api conversation to continue; omitted: a new one' }),
     customer: customerInput,

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem, normalText, unfitText } from '@support/domain';
+import { FORBIDDEN_KEY, FREE_JSON_LIMITS, FREE_JSON_RULES, freeJsonProblem, isBlank, normalText, unfitText } from '@support/domain';
 import { EXAMPLE_ID } from '../resources/examples';
-import { Described, JsonSchema } from './schema';
+import { Described, JsonSchema, NOT_BLANK_SCHEMA } from './schema';
 
 /** A codec with its own failure message and schema. */
 export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
@@ -26,14 +26,28 @@ export class Rule<A, O = A> extends t.Type<A, O, unknown> implements Described {
 
 const id = <A>(a: A) => a;
 
-/** `patternMessage`: the failure when `pattern` does not match (default: "must match <pattern>"). */
+/**
+ * `patternMessage`: the failure when `pattern` does not match (default: "must match <pattern>").
+ * `notBlank`: refused when blank (the domain's isBlank), a field error like an empty string's,
+ * documented by NOT_BLANK_SCHEMA's pattern (so not with `pattern`).
+ */
 export const str = (
-  opts: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; description?: string; format?: string; example?: string } = {},
+  opts: {
+    min?: number;
+    max?: number;
+    pattern?: RegExp;
+    patternMessage?: string;
+    notBlank?: boolean;
+    description?: string;
+    format?: string;
+    example?: string;
+  } = {},
 ) => {
   const schema: JsonSchema = { type: 'string' };
   if (opts.min !== undefined) schema.minLength = opts.min;
   if (opts.max !== undefined) schema.maxLength = opts.max;
   if (opts.pattern) schema.pattern = opts.pattern.source;
+  else if (opts.notBlank) Object.assign(schema, NOT_BLANK_SCHEMA);
   if (opts.format) schema.format = opts.format;
   if (opts.description) schema.description = opts.description;
   if (opts.example !== undefined) schema.examples = [opts.example];
@@ -45,6 +59,7 @@ export const str = (
     const value = normalText(u);
     const length = [...value].length;
     if (opts.min !== undefined && length < opts.min) return opts.min === 1 ? 'must not be empty' : `must be at least ${opts.min} characters`;
+    if (opts.notBlank && isBlank(value)) return 'must not be blank';
     if (opts.max !== undefined && length > opts.max) return `must be at most ${opts.max} characters`;
     if (opts.pattern && !opts.pattern.test(value)) return opts.patternMessage ?? `must match ${opts.pattern.source}`;
     return { value };
