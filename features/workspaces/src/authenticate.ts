@@ -12,8 +12,18 @@ import type { WorkspaceDocument } from './workspace-projection';
 export const PRINCIPAL_TTL_MS = 500;
 const MAX_CACHED = 10_000;
 
-/** A bearer token to its principal; null for unknown, malformed, expired or revoked keys. */
-export const authenticator = (reads: { apiKeys: Collection<ApiKeyDocument>; workspaces: Collection<WorkspaceDocument> }, clock: Clock): Authenticate => {
+/**
+ * A bearer token to its principal; null for unknown, malformed, expired or revoked keys.
+ * `caughtUp` waits (bounded, as a write's read-your-writes is) until the read models hold everything written so far: a key
+ * id they do not know yet is looked up once more after it, so a key the admin CLI has just
+ * created works on the next request (in a new workspace the first one answered 401 for some
+ * 60 ms: a newcomer following the README). Nothing waits when they are already there.
+ */
+export const authenticator = (
+  reads: { apiKeys: Collection<ApiKeyDocument>; workspaces: Collection<WorkspaceDocument> },
+  clock: Clock,
+  caughtUp: () => Promise<boolean> = async () => true,
+): Authenticate => {
   // By the key id a token names (not secret). An entry holds the token it verified against the
   // stored hash; a later token for that id is compared with it in constant time. A hot key then
   // costs that comparison instead of a SHA-256, which measured about 35 µs of CPU a request in
@@ -23,7 +33,8 @@ export const authenticator = (reads: { apiKeys: Collection<ApiKeyDocument>; work
 
   const lookup = async (token: string, hash: Buffer): Promise<Principal | null> => {
     const keyId = keyIdOf(token);
-    const key = keyId ? await reads.apiKeys.get(keyId) : null;
+    let key = keyId ? await reads.apiKeys.get(keyId) : null;
+    if (keyId && !key && (await caughtUp())) key = await reads.apiKeys.get(keyId);
     const stored = Buffer.from(key?.key_hash ?? DUMMY_HASH, 'hex');
     // Constant time, and a comparison happens even for unknown ids so misses take as long.
     if (!(stored.length === hash.length && timingSafeEqual(stored, hash)) || !key) return null;

@@ -23,6 +23,16 @@ t.test('GET / and GET /me describe the API and the key', async (t) => {
   t.equal(me.body.scopes.length, 12);
 });
 
+t.test('a key the admin CLI has just created works on the very next request, in a new workspace too', async (t) => {
+  // As the README has a newcomer do: create, then call at once (it answered 401 for some 60 ms while the service projected it)
+  for (const name of ['First', 'Second', 'Third']) {
+    const ws = await adminJson<{ id: string }>(e2e.dir, 'workspace', 'create', '--name', name);
+    const k = await adminJson<{ key: string }>(e2e.dir, 'key', 'create', '--workspace', ws.id, '--name', 'backend');
+    const me = await client(e2e.svc.baseUrl, k.key).get('/me');
+    t.strictSame([me.status, me.body.workspace?.id], [200, ws.id], name);
+  }
+});
+
 t.test('test-environment keys say so', async (t) => {
   const { api } = await tenant(e2e.svc.baseUrl, e2e.dir, { keyArgs: ['--environment', 'test'] });
   t.equal((await api.get('/me')).body.environment, 'test');
