@@ -16,6 +16,8 @@ export const workspacesOf = perApplication((app: Application) => {
     reads,
     apiKeys,
     /** A bearer token to its principal (the HTTP core's `identify`). */
-    authenticate: authenticator({ workspaces: reads, apiKeys }, app.clock, async () => app.projectedPast(await app.engines.events.head(), app.config.readYourWritesTimeoutMs)),
+    authenticate: authenticator({ workspaces: reads, apiKeys }, app.clock, async () =>
+      app.projectedPast(await app.engines.events.head(), app.config.readYourWritesTimeoutMs),
+    ),
   };
 });
