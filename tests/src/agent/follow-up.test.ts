@@ -1,5 +1,6 @@
 import t from 'tap';
-import { followUpQuery } from '@support/agent';
+import { asksOfItsOwn, followUpQuery, mayAskOfItsOwn } from '@support/agent';
+import { hit } from '../support/hits';
 
 // Which of the customer's earlier messages a message is searched with (rules/follow-up.ts).
 
@@ -21,4 +22,18 @@ t.test('a follow-up is searched with the message before it; a follow-up of one w
 
 t.test('at most two earlier messages, however far the conversation leans back', async (t) => {
   t.strictSame(followUpQuery('and then?', ['first?', 'and so?', 'and it?']), 'and so?\nand it?\nand then?');
+});
+
+t.test('a follow-up in form only asks of its own subject when the two together found none of its words', async (t) => {
+  const locker = hit('art_sizes', 0, 'Unit sizes and prices', null, 'A locker costs $19 a month. A 5x5 unit costs $39 a month.', 3);
+  const hours = hit('art_access', 0, 'Access hours', null, 'The gate opens at 6:00 am and closes at 10:00 pm. Gate hours are the same every day.', 3);
+  // Given "How much is a locker?", then "What about the gate hours?": read together, the locker's price came first
+  t.strictSame(mayAskOfItsOwn('What about the gate hours?'), true);
+  t.strictSame(asksOfItsOwn('What about the gate hours?', [locker], [hours]), true);
+  // A follow-up whose words the subject's passage holds stays one ("and what about bigger units?")
+  t.strictSame(asksOfItsOwn('and what about the bigger units?', [locker], [locker]), false);
+  // As does one whose own lookup found none of its words either (found by meaning alone)
+  t.strictSame(asksOfItsOwn('what about the weekend gates?', [locker], [hit('art_x', 0, 'Parking', null, 'Cars park for free.', 1)]), false);
+  // A message pointing back, or of one word of its own, is read with the one before, without a second lookup
+  t.strictSame([mayAskOfItsOwn('and how long does that take?'), mayAskOfItsOwn('and in London?')], [false, false]);
 });

@@ -114,6 +114,18 @@ t.test('a follow-up of a follow-up is read with the message that named the subje
   t.match(third.body.messages.join(' '), /never expires/);
 });
 
+t.test('a follow-up in form only that names a subject of its own is answered from that subject', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'concise' });
+  // Given a conversation on gift cards (an outsider's trial: the locker's price, then "What about the gate hours?")
+  const first = await e2e.ws.api.post('/agent/messages', { message: 'How much can I put on a gift card?' });
+  t.strictSame(first.body.sources, ['Gift cards']);
+  // When the next message opens like a follow-up but asks of another subject
+  const next = await e2e.ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: 'What about the return window?' });
+  // Then it is answered from that subject's article, not the gift cards' again
+  t.strictSame(next.body.sources, ['Returns']);
+  t.match(next.body.messages.join(' '), /30 days/);
+});
+
 t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
   // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });

@@ -1,5 +1,7 @@
 import {
+  asksOfItsOwn,
   followUpQuery,
+  mayAskOfItsOwn,
   GroundedResponder,
   KnowledgeIndex,
   mentionedIn,
@@ -46,12 +48,21 @@ const main = async () => {
         tally.r1 += ids[0] === q.article_id ? 1 : 0;
         tally.r5 += ids.slice(0, 5).includes(q.article_id!) ? 1 : 0;
       }
-      const asked = followUpQuery(last, q.turns.slice(0, -1));
-      const found = await searchKnowledge(index, semantic, centre.name, asked, 8, { customerFacing: true });
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message, a yes-or-no one on something no article names, or one on what no article announces, is answered from nothing.
       const publicPassages = () => index.passagesIn(centre.name, { customerFacing: true });
-      const declined = (await offTopic(semantic, asked, found)) || unknownSubject(asked, mentionedIn(publicPassages)) || unannounced(asked, publicPassages);
-      const hits = declined ? [] : found;
+      const lookUp = async (text: string) => {
+        const found = await searchKnowledge(index, semantic, centre.name, text, 8, { customerFacing: true });
+        const declined = (await offTopic(semantic, text, found)) || unknownSubject(text, mentionedIn(publicPassages)) || unannounced(text, publicPassages);
+        return { found, declined };
+      };
+      let asked = followUpQuery(last, q.turns.slice(0, -1));
+      let looked = await lookUp(asked);
+      // As a turn does: a follow-up in form only may ask of a subject of its own.
+      if (asked !== last && !looked.declined && mayAskOfItsOwn(last)) {
+        const alone = await lookUp(last);
+        if (!alone.declined && asksOfItsOwn(last, looked.found, alone.found)) [asked, looked] = [last, alone];
+      }
+      const hits = looked.declined ? [] : looked.found;
       // As a turn does: each question of a message with two or three looked up on its own.
       const partsAsked = asked === last ? questionParts(last) : [];
       const parts =

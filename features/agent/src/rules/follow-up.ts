@@ -1,4 +1,6 @@
 import { terms } from '../knowledge/text';
+import { passageTerms } from '../knowledge/sentences';
+import type { SearchHit } from '../knowledge/types';
 
 /** A message leaning on what came before: short, or opening with "and…", or pointing back ("that", "it"). */
 const LEANS_BACK = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|same for|in that case)\b/i;
@@ -26,3 +28,20 @@ export const followUpQuery = (message: string, earlier: readonly string[]): stri
   for (let i = earlier.length - 1; i >= 0 && chain.length <= FOLLOW_UP_DEPTH && leansBack(chain[0]); i--) chain.unshift(earlier[i]);
   return chain.join('\n');
 };
+
+/**
+ * Whether a follow-up by its form alone ("what about the gate hours?", "and the pool?": it opens
+ * like one, or is short, but points back at nothing) asks of a subject of its own. Read with the
+ * message before it, its answer came from that message's subject (the locker's price again, an
+ * outsider's trial): it is one when none of its own words are in the best passage found for the
+ * two together, and one of them is in the best passage found for it alone. The tuning half's
+ * follow-ups (eight of them looked up alone too) all lean on their subject, and none changes.
+ */
+export const asksOfItsOwn = (message: string, together: readonly SearchHit[], alone: readonly SearchHit[]): boolean => {
+  const own = new Set(terms(message));
+  const held = (hit: SearchHit | undefined) => (hit ? [...passageTerms(hit.passage)].filter((w) => own.has(w)).length : 0);
+  return own.size >= 2 && held(together[0]) === 0 && held(alone[0]) >= 1;
+};
+
+/** A follow-up that may ask of a subject of its own (asksOfItsOwn), whose words are then looked up alone too. */
+export const mayAskOfItsOwn = (message: string): boolean => !pointsBack(message) && new Set(terms(message)).size >= 2;

@@ -1,5 +1,5 @@
 import { abuseVerdict } from '../rules/abuse';
-import { followUpQuery } from '../rules/follow-up';
+import { asksOfItsOwn, followUpQuery, mayAskOfItsOwn } from '../rules/follow-up';
 import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
@@ -200,7 +200,7 @@ export class AgentTurns {
     // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the messages before it.
     const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
     const own = withoutContactDetails(message);
-    const asked = followUpQuery(own, earlier);
+    let asked = followUpQuery(own, earlier);
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.
     const handOver = (reason: EscalationReason, keyword: string | null) => ({
@@ -222,7 +222,12 @@ export class AgentTurns {
       }
     } else if (asksForPerson(message)) return freeReply(noHandoffReply(settings.tone, business, language));
     // A customer is answered from public articles only: internal ones never reach a reply, its sources, quick replies or a prompt.
-    const found = await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS);
+    let found = await this.parts.knowledge.customerHits(workspaceId, asked, TURN_HITS);
+    // A follow-up in form only ("what about the gate hours?") may ask of a subject of its own.
+    if (asked !== own && found.hits.length > 0 && mayAskOfItsOwn(own)) {
+      const alone = await this.parts.knowledge.customerHits(workspaceId, own, TURN_HITS);
+      if (!alone.offTopic && asksOfItsOwn(own, found.hits, alone.hits)) [asked, found] = [own, alone];
+    }
     // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
     if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business, language));
     const roles: Record<string, HistoryEntry['role']> = { customer: 'customer', ai: 'ai', agent: 'agent' };
