@@ -136,3 +136,18 @@ t.test('a price or a wait asked in other words is answered with the amount or th
   for (const message of ['How far in advance can I skip deliveries?', 'How far into the future can I skip deliveries?'])
     t.match((await ask({ message, hits: [SKIP], similarity: timed })).messages, [/Weeks can be skipped up to 10 weeks ahead\./], message);
 });
+
+t.test("another article's sentence answers only when it is about as close as the best one: it is not padding", async (t) => {
+  const balanced = (q: Omit<Question, 'settings' | 'history'>) =>
+    responder.answer({ settings: { ...settings, response_length: 'balanced' }, history: [], ...q });
+  const returns = { ...OTHER, similarity: 0.895 };
+  const passagesOf = (articleId: string) => [PLANS, OTHER].filter((h) => h.passage.articleId === articleId).map((h) => h.passage);
+  // Given the best article's sentence at 0.9, and another relevant article's within UNIT_MARGIN of it but not within OTHER_ARTICLE_MARGIN
+  const near = (other: number) => async (texts: readonly string[]) => texts.map((s) => (s.includes('Returns') ? other : s.includes('switch') ? 0.9 : 0.8));
+  const padded = await balanced({ message: 'Tell me about the mid-tier option', hits: [PLANS, returns], similarity: near(0.875), passagesOf });
+  // Then the second bubble is filled from the best article, which alone is cited
+  t.strictSame(padded.sources, ['Plans and pricing']);
+  // And when it is as close as the best, it answers too
+  const both = await balanced({ message: 'Tell me about the mid-tier option', hits: [PLANS, returns], similarity: near(0.895), passagesOf });
+  t.strictSame(both.sources, ['Plans and pricing', 'Returns']);
+});

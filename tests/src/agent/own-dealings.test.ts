@@ -10,6 +10,7 @@ t.test('a message telling of the customer own order, payment or account', async 
     'We just booked a room for Friday, can we change it?',
     'Where is my parcel?',
     'My subscription renewed without asking me!',
+    "I'm going to sue you, this is fraud",
   ])
     t.strictSame(tellsOwnDealings(message), true, message);
 });
