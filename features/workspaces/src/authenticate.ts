@@ -14,10 +14,11 @@ const MAX_CACHED = 10_000;
 
 /**
  * A bearer token to its principal; null for unknown, malformed, expired or revoked keys.
- * `caughtUp` waits (bounded, as a write's read-your-writes is) until the read models hold everything written so far: a key
- * id they do not know yet is looked up once more after it, so a key the admin CLI has just
- * created works on the next request (in a new workspace the first one answered 401 for some
- * 60 ms: a newcomer following the README). Nothing waits when they are already there.
+ * `caughtUp` waits (bounded, as a write's read-your-writes is) until the read models hold
+ * everything written so far: a key id they do not know yet is looked up once more after it, so
+ * a key the admin CLI has just created works on the next request (in a new workspace the first
+ * one answered 401 for some 60 ms: a newcomer following the README). Nothing waits when they
+ * are already there.
  */
 export const authenticator = (
   reads: { apiKeys: Collection<ApiKeyDocument>; workspaces: Collection<WorkspaceDocument> },

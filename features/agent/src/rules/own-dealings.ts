@@ -1,12 +1,12 @@
 /**
  * A customer telling of their own purchase, order or account ("I hit buy by mistake, is it too
- * late to stop it?", "I was charged twice", "where is my parcel?", "I'm going to sue you"): about their dealings with the
- * business, so never declined as off-topic. With no passage near enough it is a question the
- * articles cannot answer: "I don't know", or a person when escalation is on. In an outsider's
- * trial such a message met no article and got "I can only help with questions about…". On the
- * tuning half it matches answerable questions only (16 of them), no off-topic or small-talk
- * message and no probe; and as it only turns a decline into "I don't know", both citing
- * nothing, it changes no figure.
+ * late to stop it?", "I was charged twice", "where is my parcel?", "I'm going to sue you"):
+ * about their dealings with the business, so never declined as off-topic. With no passage near
+ * enough it is a question the articles cannot answer: "I don't know", or a person when
+ * escalation is on. In two outsiders' trials such messages met no article and got "I can only
+ * help with questions about…". On the tuning half it matches answerable questions only (16 of
+ * them), no off-topic or small-talk message and no probe; and as it only turns a decline into
+ * "I don't know", both citing nothing, it changes no figure.
  */
 export const tellsOwnDealings = (message: string): boolean => OWN_DEALINGS.test(message);
 
