@@ -22,7 +22,7 @@ export {
 export { agentsOf } from './config/read-model';
 export * from './knowledge/types';
 export * from './responders/types';
-export { languageOf, type Language } from './responders/languages';
+export { languageOf, wordsFor, type Language } from './responders/languages';
 export * from './rules/keywords';
 export * from './rules/lead';
 export * from './rules/abuse';

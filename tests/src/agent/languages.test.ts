@@ -1,5 +1,5 @@
 import t from 'tap';
-import { languageOf } from '@support/agent';
+import { languageOf, wordsFor } from '@support/agent';
 
 // The language the agent's own words follow (responders/languages.ts).
 
@@ -18,5 +18,25 @@ t.test("a message's language: Spanish, German or French by their common words; E
       'Posso devolver um item?',
     ].map(languageOf),
     ['es', 'es', 'es', 'de', 'de', 'fr', 'fr', null, null, null],
+  );
+});
+
+t.test('in French, only the casual tone says "tu": the friendly and professional ones say "vous"', async (t) => {
+  // Every string (or string-making function, given a name) of a tone's words, small talk included
+  const texts = (tone: 'friendly' | 'professional' | 'casual'): string[] => {
+    const words = wordsFor(tone, 'fr')!;
+    const all: unknown[] = [...Object.values(words), ...Object.values(words.smallTalk)];
+    return all.flatMap((w) => (typeof w === 'string' ? [w] : typeof w === 'function' ? [(w as (a: string, b: string) => string)('Aria', 'Acme')] : []));
+  };
+  const TU = /\b(?:tu|te|toi|ton|ta|tes)\b|\bt['’]/i;
+  for (const tone of ['friendly', 'professional'] as const)
+    t.strictSame(
+      texts(tone).filter((s) => TU.test(s)),
+      [],
+      tone,
+    );
+  t.ok(
+    texts('casual').some((s) => TU.test(s)),
+    'casual says tu',
   );
 });

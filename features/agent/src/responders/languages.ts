@@ -153,19 +153,20 @@ export const WORDS: Record<Language, Record<Tone, Words>> = {
         praise: 'Merci pour vos aimables paroles. Comment puis-je vous aider davantage ?',
       },
     },
+    // Warm, but "vous": a French business says "tu" to a customer only when it means to be casual.
     friendly: {
       greeting: 'Bonjour !',
-      closing: "J'espère que ça t'aide !",
-      unknown: "Bonjour ! Désolé, je n'ai rien trouvé à ce sujet dans nos articles d'aide. Peux-tu reformuler ta question ?",
-      handoff: 'Je te passe une personne de notre équipe : elle te répondra ici dès que possible !',
-      noHandoff: (b) => `Je ne peux pas te mettre en relation avec une personne dans ce chat, mais je t'aide volontiers pour toute question sur ${b} !`,
-      decline: (who, b) => `Je suis ${who}, donc je ne peux t'aider que sur des questions concernant ${b}. Comment puis-je t'aider ?`,
+      closing: "J'espère que cela vous aide !",
+      unknown: "Bonjour ! Désolé, je n'ai rien trouvé à ce sujet dans nos articles d'aide. Pourriez-vous reformuler votre question ?",
+      handoff: 'Je vous passe une personne de notre équipe : elle vous répondra ici dès que possible !',
+      noHandoff: (b) => `Je ne peux pas vous mettre en relation avec une personne dans ce chat, mais je vous aide volontiers pour toute question sur ${b} !`,
+      decline: (who, b) => `Je suis ${who}, donc je ne peux vous aider que sur des questions concernant ${b}. Comment puis-je vous aider ?`,
       assistant: FR,
       smallTalk: {
-        greeting: "Bonjour ! Comment puis-je t'aider aujourd'hui ?",
-        thanks: "Avec plaisir ! Puis-je t'aider pour autre chose ?",
+        greeting: "Bonjour ! Comment puis-je vous aider aujourd'hui ?",
+        thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
         goodbye: 'À bientôt, bonne journée !',
-        praise: "Merci, c'est gentil ! Comment puis-je t'aider d'autre ?",
+        praise: "Merci, c'est très gentil ! Que puis-je faire d'autre pour vous ?",
       },
     },
     casual: {
