@@ -38,6 +38,7 @@ export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';
 export { LlmResponder, LlmResponderOptions } from './responders/llm';
 export { term, terms, tokenize, stem, STOP_WORDS, looksEnglish } from './knowledge/text';
+export { oneEditApart } from './knowledge/spelling';
 export { splitArticle, cutLong, MAX_PASSAGE_CHARS } from './knowledge/passages';
 export { KnowledgeIndex, DEFAULT_INDEX_OPTIONS } from './knowledge/knowledge-index';
 export { VectorMatrix } from './knowledge/vector-matrix';

@@ -50,21 +50,24 @@ const main = async () => {
       }
       // As a turn does (KnowledgeFeed.customerHits): an off-topic message, a yes-or-no one on something no article names, or one on what no article announces, is answered from nothing.
       const publicPassages = () => index.passagesIn(centre.name, { customerFacing: true });
-      const lookUp = async (text: string) => {
+      const lookUp = async (asked: string) => {
+        const text = index.spellChecked(centre.name, asked, { customerFacing: true });
         const found = await searchKnowledge(index, semantic, centre.name, text, 8, { customerFacing: true });
         const declined = (await offTopic(semantic, text, found)) || unknownSubject(text, mentionedIn(publicPassages)) || unannounced(text, publicPassages);
         return { found, declined };
       };
-      let asked = followUpQuery(last, q.turns.slice(0, -1));
+      // As a turn does: slips put right, a follow-up asked in the light of the messages before it.
+      const own = index.spellChecked(centre.name, last, { customerFacing: true });
+      let asked = followUpQuery(own, q.turns.slice(0, -1));
       let looked = await lookUp(asked);
       // As a turn does: a follow-up in form only may ask of a subject of its own.
-      if (asked !== last && !looked.declined && mayAskOfItsOwn(last)) {
-        const alone = await lookUp(last);
-        if (!alone.declined && asksOfItsOwn(last, looked.found, alone.found)) [asked, looked] = [last, alone];
+      if (asked !== own && !looked.declined && mayAskOfItsOwn(own)) {
+        const alone = await lookUp(own);
+        if (!alone.declined && asksOfItsOwn(own, looked.found, alone.found)) [asked, looked] = [own, alone];
       }
       const hits = looked.declined ? [] : looked.found;
       // As a turn does: each question of a message with two or three looked up on its own.
-      const partsAsked = asked === last ? questionParts(last) : [];
+      const partsAsked = asked === own ? questionParts(own) : [];
       const parts =
         partsAsked.length > 1
           ? await Promise.all(

@@ -237,7 +237,7 @@ export class SemanticSearch {
   }
 }
 
-/** Knowledge search: hybrid when the model runs, else the index's BM25 (exactly `index.search`). */
+/** Knowledge search of the query with its slips put right: hybrid when the model runs, else the index's BM25 (exactly `index.search`). */
 export const searchKnowledge = (
   index: KnowledgeIndex,
   semantic: SemanticSearch | null,
@@ -245,5 +245,7 @@ export const searchKnowledge = (
   query: string,
   topK: number,
   scope: SearchScope = {},
-): Promise<SearchHit[]> =>
-  semantic ? semantic.search(index, workspaceId, query, topK, scope) : Promise.resolve(index.search(workspaceId, query, topK, scope));
+): Promise<SearchHit[]> => {
+  const asked = index.spellChecked(workspaceId, query, scope);
+  return semantic ? semantic.search(index, workspaceId, asked, topK, scope) : Promise.resolve(index.search(workspaceId, asked, topK, scope));
+};

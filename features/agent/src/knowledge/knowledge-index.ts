@@ -1,4 +1,5 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import { spellChecked } from './spelling';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
 import { searchableText } from './ranking';
@@ -167,6 +168,11 @@ export class KnowledgeIndex {
   rows(workspaceId: string): Layout {
     const ws = this.workspace(workspaceId);
     return ws ? this.layoutOf(ws) : NO_ROWS;
+  }
+
+  /** The query with its slips put right against the words of the workspace's passages in scope (spelling.ts). */
+  spellChecked(workspaceId: string, query: string, scope: SearchScope = {}): string {
+    return spellChecked(query, this.rows(workspaceId), scope.customerFacing === true);
   }
 
   isIndexed(workspaceId: string, articleId: string): boolean {

@@ -1,3 +1,4 @@
+import { loadDictionary } from '../knowledge/spelling';
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/knowledge-base';
 import { defaultModelDir } from '../knowledge/e5-model';
@@ -49,6 +50,7 @@ export class KnowledgeFeed {
     if (this.rerank === 'auto')
       this.semantic = await SemanticSearch.load(defaultModelDir(), (message, level = 'info') => this.log[level](message), this.vectorDir);
     else this.log.info('semantic search off (AGENT_RERANKER=off); knowledge search uses BM25 alone');
+    loadDictionary();
     const head = await this.events.head();
     this.startHead = head;
     this.subscription = new RetryingSubscription(this.events, 'knowledge-index', START, (batch) => this.apply(batch), this.log);
@@ -87,7 +89,9 @@ export class KnowledgeFeed {
    * no article announces, or a deal no article offers or for someone none names (rules/unannounced.ts).
    * A customer's own order or account is never off-topic (rules/own-dealings.ts).
    */
-  async customerHits(workspaceId: string, message: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
+  async customerHits(workspaceId: string, asked: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
+    // Its slips put right (knowledge/spelling.ts) before any rule reads it.
+    const message = this.spellChecked(workspaceId, asked);
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     const passages = () => this.index.passagesIn(workspaceId, { customerFacing: true });
     const named = mentionedIn(passages);
@@ -114,6 +118,11 @@ export class KnowledgeFeed {
         similarity: this.similarityTo(text),
       })),
     );
+  }
+
+  /** A customer's message with its slips put right against the public articles' words (knowledge/spelling.ts). */
+  spellChecked(workspaceId: string, message: string): string {
+    return this.index.spellChecked(workspaceId, message, { customerFacing: true });
   }
 
   /** How close in meaning each text is to `query` (the embedding model), or undefined when it does not run. */

@@ -197,9 +197,9 @@ export class AgentTurns {
     // Greetings, thanks and goodbyes get a short reply in the agent's tone.
     const small = smallTalkOf(message);
     if (small) return freeReply(smallTalkReply(small, settings.tone, language));
-    // Contact details (a lead) are not words of the question; a follow-up is asked in the light of the messages before it.
+    // Contact details (a lead) are not words of the question, slips are put right; a follow-up is asked in the light of the messages before it.
     const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
-    const own = withoutContactDetails(message);
+    const own = this.parts.knowledge.spellChecked(workspaceId, withoutContactDetails(message));
     let asked = followUpQuery(own, earlier);
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.

