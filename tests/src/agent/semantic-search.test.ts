@@ -14,6 +14,7 @@ import {
   searchKnowledge,
   SemanticSearch,
 } from '@support/agent';
+import { indexedArticle } from '../support/hits';
 
 const FIXTURES = join(__dirname, '../../fixtures/knowledge');
 const MODEL_DIR = defaultModelDir();
@@ -21,17 +22,7 @@ const MISSING = missingModelFiles(MODEL_DIR);
 // In CI the model must be there (.ci/run fetches it): its tests fail rather than skip.
 const NO_MODEL = MISSING.length > 0 && process.env.CI !== 'true' ? `no embedding model in ${MODEL_DIR} (run scripts/fetch-model.sh)` : false;
 
-const article = (id: string, title: string, content: string, extra: Partial<ArticleForIndex> = {}): ArticleForIndex => ({
-  id,
-  workspace_id: 'ws_r',
-  title,
-  content,
-  status: 'published',
-  ai_agent_enabled: true,
-  type: 'public_article',
-  is_public: true,
-  ...extra,
-});
+const article = indexedArticle;
 
 const cosine = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
 

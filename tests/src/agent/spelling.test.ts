@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { KnowledgeIndex, oneEditApart, type ArticleForIndex } from '@support/agent';
+import { KnowledgeIndex, oneEditApart } from '@support/agent';
+import { indexedArticle } from '../support/hits';
 import { checkProperty, expectSame, propertySeed } from '../support/property';
 
 // A customer's slips are put right against the help centre's own words (knowledge/spelling.ts).
@@ -44,17 +45,7 @@ t.test('two words are one edit apart exactly when their distance is 1 (a letter 
   );
 });
 
-const article = (id: string, title: string, content: string, over: Partial<ArticleForIndex> = {}): ArticleForIndex => ({
-  id,
-  workspace_id: 'ws_a',
-  title,
-  content,
-  status: 'published',
-  ai_agent_enabled: true,
-  type: 'public_article',
-  is_public: true,
-  ...over,
-});
+const article = indexedArticle;
 
 const index = new KnowledgeIndex();
 index.upsert(article('kb_1', 'Student discount', 'Students get 15% off. There is no discount on the building pass.'));
@@ -62,7 +53,7 @@ index.upsert(
   article('kb_2', 'Opening hours', 'The building opens at 7:00. Apply for a locker at reception. Bikes go in the parks; spare parts are sold at reception.'),
 );
 index.upsert(article('kb_3', 'Override', 'Staff use the override passcode.', { type: 'internal_article', is_public: false }));
-const customer = (text: string) => index.spellChecked('ws_a', text, { customerFacing: true });
+const customer = (text: string) => index.spellChecked('ws_r', text, { customerFacing: true });
 
 t.test('a slip is put right to the one word of the help centre an edit away', async (t) => {
   t.strictSame(customer('do studnets get a discont?'), 'do students get a discount?');
@@ -84,14 +75,14 @@ t.test('what is not a slip is left as it is', async (t) => {
   t.strictSame(customer('DO STUDNETS GET IT?'), 'DO students GET IT?', 'in capitals, a word');
   t.strictSame(customer('¿Hay descuento para estudiantes?'), '¿Hay descuento para estudiantes?', 'another language');
   t.strictSame(customer('What is the overide passcode?'), 'What is the overide passcode?', "a staff-only article's word is not a customer's");
-  t.strictSame(index.spellChecked('ws_a', 'What is the overide passcode?'), 'What is the override passcode?', 'it is for staff');
+  t.strictSame(index.spellChecked('ws_r', 'What is the overide passcode?'), 'What is the override passcode?', 'it is for staff');
   t.strictSame(index.spellChecked('ws_none', 'do studnets get a discont?'), 'do studnets get a discont?', 'a workspace without articles');
 });
 
 t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
   const changing = new KnowledgeIndex();
   changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));
-  t.strictSame(changing.spellChecked('ws_a', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravvan?');
+  t.strictSame(changing.spellChecked('ws_r', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravvan?');
   changing.upsert(article('kb_2', 'Caravans', 'A caravan space costs $9 a day.'));
-  t.strictSame(changing.spellChecked('ws_a', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravan?');
+  t.strictSame(changing.spellChecked('ws_r', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravan?');
 });
