@@ -14,8 +14,15 @@ t.test('a message with two or three questions is split into them; anything else 
     'And can I get a refund for this month?',
     'Also, where do I find my invoices?',
   ]);
+  // A question word after its preposition opens a question too (an outsider's trial: the truck's age limit was lost)
+  t.strictSame(texts('How old must I be to drive your truck, and until when can I cancel my booking without a fee?'), [
+    'How old must I be to drive your truck',
+    'until when can I cancel my booking without a fee?',
+  ]);
+  t.strictSame(texts('What time do you open, and in which cities?'), ['What time do you open', 'in which cities?']);
   // One question with "and" inside it, a question and a remark, a single word of substance, four questions
   for (const one of [
+    'Is it free for students and for children?',
     'What voltage and amperage does the power supply need?',
     'Is it free? I mean for students',
     'Is it free? And why?',

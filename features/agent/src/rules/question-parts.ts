@@ -1,8 +1,12 @@
 import { terms } from '../knowledge/text';
 import { pointsBack } from './follow-up';
 
-/** Words that open a question of its own ("…, and how many sensors can I add?"). */
-const ASKS = "(?:what|what's|how|which|when|where|who|why|can|could|do|does|did|is|are|will|would|should|may)";
+/**
+ * Words that open a question of its own ("…, and how many sensors can I add?"), a question word
+ * after its preposition too ("…, and until when can I cancel?", "…, and for how long?").
+ */
+const ASKS =
+  "(?:(?:until|till|by|since|for|from|in|at|to|on|with|about)\\s+(?:what|when|how|which|where|who|whom)|what|what's|how|which|when|where|who|why|can|could|do|does|did|is|are|will|would|should|may)";
 /** "…need, and how many…", "…? Also, can I…": a new question joined to the one before. */
 const JOINED = new RegExp(`(?:,\\s*|\\s+)(?:and|also|plus|&)\\s*,?\\s+(?=${ASKS}\\b)`, 'i');
 const OPENS_AS_QUESTION = new RegExp(`^(?:(?:and|also|plus)\\s*,?\\s+)?${ASKS}\\b`, 'i');
