@@ -36,4 +36,12 @@ t.test('a follow-up in form only asks of its own subject when the two together f
   t.strictSame(asksOfItsOwn('what about the weekend gates?', [locker], [hit('art_x', 0, 'Parking', null, 'Cars park for free.', 1)]), false);
   // A message pointing back, or of one word of its own, is read with the one before, without a second lookup
   t.strictSame([mayAskOfItsOwn('and how long does that take?'), mayAskOfItsOwn('and in London?')], [false, false]);
+  // He, she, his, her, their point back at a person named before (an outsider's trial: "Can I add my brother…?", then
+  // "how long until his code works?" was answered from the gate codes' article alone)
+  for (const message of ['how long until his code works?', 'can she use my card?', 'does he need an ID?', 'what if their code fails?'])
+    t.strictSame(
+      [mayAskOfItsOwn(message), followUpQuery(message, ['Can I add my brother to my unit?'])],
+      [false, `Can I add my brother to my unit?\n${message}`],
+      message,
+    );
 });

@@ -4,7 +4,7 @@ import type { SearchHit } from '../knowledge/types';
 
 /** A message leaning on what came before: short, or opening with "and…", or pointing back ("that", "it"). */
 const LEANS_BACK = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|same for|in that case)\b/i;
-const POINTS_BACK = /\b(?:it|its|that|this|they|them|those|these|there|one|ones)\b/i;
+const POINTS_BACK = /\b(?:it|its|that|this|they|them|their|theirs|those|these|there|one|ones|he|him|his|she|her|hers)\b/i;
 
 /** A short message pointing back at something said before it ("how long does it last?"). */
 export const pointsBack = (message: string): boolean => terms(message).length <= 6 && POINTS_BACK.test(message);
