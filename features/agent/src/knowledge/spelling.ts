@@ -66,8 +66,9 @@ const wordsOf = (layout: Layout, customerFacing: boolean): Words => {
   const byInitial = new Map<string, [string, number][]>();
   for (const [word, n] of count) {
     if (word.length < MIN_LENGTH - 1) continue;
-    const initial = word[0];
-    byInitial.set(initial, [...(byInitial.get(initial) ?? []), [word, n]]);
+    const same = byInitial.get(word[0]);
+    if (same) same.push([word, n]);
+    else byInitial.set(word[0], [[word, n]]);
   }
   words = { count, byInitial, stems: new Set([...count.keys()].map(stem)), fixed: new Map() };
   kept.set(layout, words);

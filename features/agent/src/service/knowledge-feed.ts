@@ -1,7 +1,7 @@
-import { loadDictionary } from '../knowledge/spelling';
 import * as E from 'fp-ts/Either';
 import { ArticleEvent } from '@support/knowledge-base';
 import { defaultModelDir } from '../knowledge/e5-model';
+import { loadDictionary } from '../knowledge/spelling';
 import { searchKnowledge, SemanticSearch } from '../knowledge/embeddings';
 import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts, mentionedIn } from '../knowledge/sentences';
