@@ -20,6 +20,12 @@ t.test('a message with two or three questions is split into them; anything else 
     'until when can I cancel my booking without a fee?',
   ]);
   t.strictSame(texts('What time do you open, and in which cities?'), ['What time do you open', 'in which cities?']);
+  // A question after what the customer tells first (the fourteenth centre: the lock-in was lost)
+  t.strictSame(texts("I'm on the monthly plan - what does the cheapest one cost and is there a lock-in period?"), [
+    "I'm on the monthly plan - what does the cheapest one cost",
+    'is there a lock-in period?',
+  ]);
+  t.strictSame(texts('Hi, how do I cancel and can I get a refund?'), ['Hi, how do I cancel', 'can I get a refund?']);
   // One question with "and" inside it, a question and a remark, a single word of substance, four questions
   for (const one of [
     'Is it free for students and for children?',
@@ -39,6 +45,24 @@ t.test('a part that leans on the one before it is searched with it', async (t) =
     { text: 'When I export my data, how long does the link take to arrive', query: 'When I export my data, how long does the link take to arrive' },
     { text: 'how long does it work?', query: 'When I export my data, how long does the link take to arrive\nhow long does it work?' },
   ]);
+  // "one" is read as the thing it stands for, and searched without the part before (whose answer came back)
+  t.strictSame(questionParts('How long is a crown guaranteed, and how much does one cost?')[1], {
+    text: 'how much does crown cost?',
+    query: 'how much does crown cost?',
+  });
+  t.strictSame(questionParts('Can I rent the small van for a day, and is there a cheaper one?')[1], {
+    text: 'is there a cheaper small van?',
+    query: 'is there a cheaper small van?',
+  });
+  t.strictSame(questionParts('How long does a gift card last, and how much can I put on one?')[1].text, 'how much can I put on gift card?');
+  // "one" as a number is not a thing named before
+  t.strictSame(questionParts('How much is a room, and is there a fee for one night?')[1].text, 'is there a fee for one night?');
+  t.strictSame(questionParts('How much is a room, and is there a one-off fee?')[1].text, 'is there a one-off fee?');
+  // With nothing named after "a" or "the", the part before is searched with it
+  t.strictSame(questionParts('How long are fillings guaranteed, and how much does one cost?')[1], {
+    text: 'how much does one cost?',
+    query: 'How long are fillings guaranteed\nhow much does one cost?',
+  });
   // A part that stands on its own is searched alone
   t.strictSame(questionParts('How much is Plus? Do you ship to Canada?')[1], { text: 'Do you ship to Canada?', query: 'Do you ship to Canada?' });
 });
@@ -88,4 +112,20 @@ t.test('when only one part finds an answer, the whole message is answered as one
   t.strictSame(answer, whole);
   // The whole answer's room (filled from the article), not the first part's share (its one matching sentence)
   t.strictSame(answer.messages, ['Hi there! Plus costs $49 a year. Plans renew automatically. I hope that helps!']);
+});
+
+t.test('a part whose best sentence an earlier part gave answers with its next', async (t) => {
+  // Given two parts whose searches find the same passage, both closest to its first sentence
+  const PLAN = { ...hit('art_plan', 0, 'Care Plan', null, 'The plan spreads the cost. There is a minimum term of 12 months.', 9), similarity: 0.9 };
+  const scored = (best: number, term: number) => async (texts: readonly string[]) =>
+    texts.map((s) => (s.includes('spreads') ? best : s.includes('minimum') ? term : 0.8));
+  const message = 'What does the plan cost, and is there a lock-in period?';
+  const parts = [
+    { message: 'What does the plan cost', hits: [PLAN], similarity: scored(0.95, 0.85) },
+    { message: 'is there a lock-in period?', hits: [PLAN], similarity: scored(0.95, 0.9) },
+  ];
+  // When it is answered part by part
+  const answer = await ask({ message, hits: [PLAN], similarity: scored(0.95, 0.85), parts });
+  // Then the second part gives the minimum term rather than nothing
+  t.strictSame(answer.messages, ['Hi there! The plan spreads the cost.', 'There is a minimum term of 12 months. I hope that helps!']);
 });

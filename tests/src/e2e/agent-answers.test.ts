@@ -21,6 +21,12 @@ const ARTICLES = [
     title: 'Gift cards',
     content: 'Gift cards are sold in amounts from $10 to $500. A gift card never expires. You can use several gift cards on one order.',
   },
+  {
+    id: kbId(74),
+    title: 'Repair guarantee',
+    content: 'Every screen repair is guaranteed for 2 years. A repair that fails in that time is redone free of charge.',
+  },
+  { id: kbId(75), title: 'Repair prices', content: 'A screen repair costs $129. A battery swap costs $79. Prices include parts and labour.' },
 ];
 
 t.before(async () => {
@@ -61,6 +67,15 @@ t.test('a message asking two things is answered on both, from the article that a
   const until = await e2e.ws.api.post('/agent/messages', { message: 'How much can I put on one gift card, and until when can I send back an unused item?' });
   t.strictSame(until.body.sources, ['Gift cards', 'Returns']);
   t.match(until.body.messages.join(' '), /\$500[\s\S]*30 days/);
+});
+
+t.test('a second question asking about "one" is answered about the thing named before it', async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
+  // Searched with the first question, the second got the guarantee again (the fourteenth centre's crown)
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'How long is a screen repair guaranteed, and how much does one cost?' });
+  t.equal(r.status, 200);
+  t.match(r.body.messages.join(' '), /guaranteed for 2 years[\s\S]*A screen repair costs \$129\./);
+  t.strictSame(r.body.sources, ['Repair guarantee', 'Repair prices']);
 });
 
 t.test('a yes-or-no question about something no article names is not answered from the nearest article', async (t) => {

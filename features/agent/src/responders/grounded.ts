@@ -49,8 +49,15 @@ export class GroundedResponder implements Responder {
       // Each question of the message answered on its own, in its share of the bubbles; the whole
       // message when fewer than two parts find an answer.
       const share = Math.max(1, Math.floor(bubbles / parts.length));
-      const answered = await Promise.all(parts.map(async (part) => chooseFor({ ...question, ...part, parts: undefined }, share)));
-      const grounded = answered.filter((c): c is Choice => c !== null);
+      // In turn: a part whose best sentence an earlier part gave answers with its next ("…the
+      // cheapest plan, and is there a lock-in?" gave the plan's summary twice).
+      const said = new Set<string>();
+      const grounded: Choice[] = [];
+      for (const part of parts) {
+        const choice = await chooseFor({ ...question, ...part, parts: undefined, said }, share);
+        choice?.chosen.forEach((c) => c.units.forEach((u) => said.add(u.text)));
+        if (choice) grounded.push(choice);
+      }
       if (grounded.length > 1) return assemble(question, interleave(grounded, bubbles), grounded);
     }
     const choice = await chooseFor(question, bubbles);
@@ -150,7 +157,7 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
       // A question closing its passage has no answer here: never shown, nor the best the others are measured by.
       if (asksItself(unit) && unit === units[units.length - 1]) continue;
       const key = unit.text.toLowerCase();
-      if (seen.has(key)) continue;
+      if (seen.has(key) || question.said?.has(unit.text)) continue;
       seen.add(key);
       pool.push({ hit, unit, rank, score: score(unit) });
     }

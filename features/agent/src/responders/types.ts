@@ -35,6 +35,8 @@ export interface Question {
   passagesOf?: (articleId: string) => readonly Passage[];
   /** When the message asks two or three things (rules/question-parts.ts): each part with its own hits, answered part by part. */
   parts?: readonly QuestionPart[];
+  /** Sentences an earlier part of the message already gave: this part answers with others. */
+  said?: ReadonlySet<string>;
 }
 
 /** One of the questions in a customer's message, looked up on its own. */

@@ -1,4 +1,4 @@
-import { terms } from '../knowledge/text';
+import { STOP_WORDS, terms } from '../knowledge/text';
 import { pointsBack } from './follow-up';
 
 /**
@@ -10,6 +10,12 @@ const ASKS =
 /** "…need, and how many…", "…? Also, can I…": a new question joined to the one before. */
 const JOINED = new RegExp(`(?:,\\s*|\\s+)(?:and|also|plus|&)\\s*,?\\s+(?=${ASKS}\\b)`, 'i');
 const OPENS_AS_QUESTION = new RegExp(`^(?:(?:and|also|plus)\\s*,?\\s+)?${ASKS}\\b`, 'i');
+/** A question after what the customer tells first ("I'm on the monthly plan - what does it cost"). */
+const ASKS_AFTER_CLAUSE = new RegExp(`[-–—:;,]\\s*${ASKS}\\b`, 'i');
+/** "one" standing for a thing named before ("How long is a crown guaranteed, and how much does one cost?"). */
+const ONE = /\b(?:(?:does|do|is|are|the|new|cheaper|cheapest|another|each)\s+ones?\b(?!-)|(?:on|for|with|of|in|to)\s+ones?(?=\s*(?:[?!.,]|$)))/i;
+/** The thing a determiner names ("a crown", "the monthly plan"), up to a word that is not a noun's. */
+const NAMED = /\b(?:a|an|the|each|every|another)\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)/i;
 /** Words of a part besides its question words ("and why?" has none). */
 const substance = (part: string): number => terms(part.replace(new RegExp(`\\b${ASKS}\\b`, 'gi'), ' ')).length;
 /** At most this many parts are answered one by one (a longer list is answered as one question). */
@@ -25,8 +31,24 @@ export const MAX_QUESTION_PARTS = 3;
  */
 export const questionParts = (message: string): { text: string; query: string }[] => {
   const parts = splitQuestions(message);
-  // A part that points back ("…and how long does it work?") is searched with the one before it.
-  return parts.map((text, i) => ({ text, query: i > 0 && pointsBack(text) ? `${parts[i - 1]}\n${text}` : text }));
+  // A part that points back ("…and how long does it work?") is searched with the one before it;
+  // "one" is read as the thing it stands for (searched with the whole part before, that part's
+  // answer came back: "…a crown guaranteed, and how much does one cost?" gave the guarantee twice).
+  return parts.map((text, i) => {
+    if (i === 0 || !pointsBack(text)) return { text, query: text };
+    const thing = ONE.test(text) ? namedIn(parts[i - 1]) : undefined;
+    if (!thing) return { text, query: `${parts[i - 1]}\n${text}` };
+    const resolved = text.replace(ONE, (words) => words.replace(/ones?$/i, thing));
+    return { text: resolved, query: resolved };
+  });
+};
+
+/** The noun a part names after "a" or "the" ("a crown" in "How long is a crown guaranteed"), if any. */
+const namedIn = (part: string): string | undefined => {
+  const words = NAMED.exec(part)?.[1].split(/\s+/) ?? [];
+  // An adjective and its noun, or a noun and what follows it: a participle or a stop word ends it.
+  const kept = words.filter((w, i) => i === 0 || !(STOP_WORDS.has(w.toLowerCase()) || /(?:ed|ing)$/i.test(w)));
+  return kept.length > 0 && !STOP_WORDS.has(kept[0].toLowerCase()) ? kept.join(' ') : undefined;
 };
 
 /** The message's questions, or the message alone when it is not two or three questions. */
@@ -37,6 +59,6 @@ const splitQuestions = (message: string): string[] => {
     .map((p) => p.trim())
     .filter((p) => p !== '');
   if (pieces.length < 2 || pieces.length > MAX_QUESTION_PARTS) return [message];
-  const questions = pieces.every((p) => (p.endsWith('?') || OPENS_AS_QUESTION.test(p)) && substance(p) > 0);
+  const questions = pieces.every((p) => (p.endsWith('?') || OPENS_AS_QUESTION.test(p) || ASKS_AFTER_CLAUSE.test(p)) && substance(p) > 0);
   return questions ? pieces : [message];
 };
