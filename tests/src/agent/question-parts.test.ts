@@ -64,7 +64,16 @@ t.test('a part that leans on the one before it is searched with it', async (t) =
     query: 'How long are fillings guaranteed\nhow much does one cost?',
   });
   // A part that stands on its own is searched alone
-  t.strictSame(questionParts('How much is Plus? Do you ship to Canada?')[1], { text: 'Do you ship to Canada?', query: 'Do you ship to Canada?' });
+  t.strictSame(questionParts('How much is Plus? Do gift cards ever expire?')[1], { text: 'Do gift cards ever expire?', query: 'Do gift cards ever expire?' });
+  // A part of three words of substance or fewer names no subject of its own: searched with the part before (the fifteenth centre)
+  t.strictSame(questionParts('What does the six-week course cost, and is the clay included?')[1], {
+    text: 'is the clay included?',
+    query: 'What does the six-week course cost\nis the clay included?',
+  });
+  t.strictSame(
+    questionParts('How many kids can come to a party, and how far ahead must we book?')[1].query,
+    'How many kids can come to a party\nhow far ahead must we book?',
+  );
 });
 
 const settings: AnswerSettings = { name: 'Aria', tone: 'friendly', response_length: 'balanced', custom_instructions: null, model_tier: 'essential' };
