@@ -79,6 +79,20 @@ t.test('a deal asked for someone the articles never name is not answered from th
     unannounced('Is there a student discount on Pro?', () => PRICES),
     false,
   );
+  // Named, but nowhere near a deal or a price (the fifteenth centre): no deal for them is known
+  const course = (text: string): Passage => ({ ...passage(text), title: 'Beginner course' });
+  const members = course('Members get 10% off clay.');
+  const classSize = [members, course('The course costs £245.'), course('There are at most 8 students on a course.')];
+  t.equal(
+    unannounced('Is there a student discount on the beginner course?', () => classSize),
+    true,
+  );
+  for (const students of ['Students pay £200 for the course.', 'The course is free for students.'])
+    t.equal(
+      unannounced('Is there a student discount on the beginner course?', () => [members, course(students)]),
+      false,
+      students,
+    );
   // Not a deal for someone: answered from the articles as usual
   for (const message of ['Is there any discount?', 'Do you have a better deal for me?', 'How do I apply the discount for my order?', 'What does Pro cost?'])
     t.equal(

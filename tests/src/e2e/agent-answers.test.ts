@@ -206,6 +206,20 @@ t.test('a yes-or-no question to the business on something no article names is ha
   t.match(trivia.body.messages[0], /can only help with questions about Tiny/);
 });
 
+t.test('a deal for a group is answered only where an article ties the group to a deal or a price', async (t) => {
+  // Given a course that names its students only in its class size, and a deal for members (the fifteenth centre)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Studio', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    { id: kbId(101), title: 'Beginner course', content: '## Price\n\nThe course costs £245.\n\n## Class size\n\nThere are at most 8 students on a course.' },
+    { id: kbId(102), title: 'Clay shop', content: 'We sell clay and tools. Members get 10% off clay.' },
+  ]);
+  await enableAgent(ws, {});
+  const student = await ws.api.post('/agent/messages', { message: 'Is there a student discount on the beginner course?' });
+  t.strictSame([student.status, student.body.sources], [200, []]);
+  const member = await ws.api.post('/agent/messages', { message: 'Do members get a discount on clay?' });
+  t.strictSame(member.body.sources, ['Clay shop']);
+});
+
 t.test('a customer telling of their own case is answered from the articles, not declined as off-topic', async (t) => {
   // Given a meal-kit help centre (its recipe-picking article from tests/fixtures/eval's FreshCrate)
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Meals', workspaceArgs: ['--credits', '100'] });

@@ -13,7 +13,8 @@ import { asksTheBusiness } from './unknown-subject';
  *   about to get bigger"): answered from the articles only when one of them announces a change
  *   (a date it takes effect, "will increase");
  * - whether there is a deal for a group the articles never name ("Do you offer a discount for
- *   students?", "any trade-in deal?"): the group's words must be in a public article; and
+ *   students?", "any trade-in deal?"): the group's words must be in a public passage that speaks
+ *   of a deal or a price; and
  *   whether there is a deal at all ("Do you have a promo code at the moment?") where no public
  *   article speaks of one (a promo code only in an AI-disabled article).
  *
@@ -23,8 +24,9 @@ import { asksTheBusiness } from './unknown-subject';
 export const unannounced = (message: string, passages: () => readonly Passage[]): boolean => {
   if (asksAheadOfTime(message) && !passages().some((p) => ANNOUNCED.test(p.text))) return true;
   if (asksForADeal(message) && !passages().some((p) => OFFERS_A_DEAL.test(p.text))) return true;
+  // The group must be named where a deal or a price is: "at most 8 students on a course" offers students nothing (the fifteenth centre).
   const named = dealAskedFor(message);
-  return named.some((t) => !passages().some((p) => passageTerms(p).has(t)));
+  return named.some((t) => !passages().some((p) => passageTerms(p).has(t) && PRICED.test(`${p.title} ${p.heading ?? ''} ${p.text}`)));
 };
 
 /** Whether the message asks the business whether it has a deal of any kind ("Do you have a promo code at the moment?"). */
@@ -65,6 +67,11 @@ const DEAL = String.raw`(?:discounts?|deals?|concessions?|promo(?:tion)?s?|coupo
 const ASKS_DEAL = new RegExp(String.raw`\b${DEAL}`, 'i');
 /** An article speaking of a deal at all: "20% off", "save $10", a discount, a promo code, a coupon ("Save", a button, is none). */
 const OFFERS_A_DEAL = new RegExp(String.raw`\b${DEAL}|\d\s?%\s+off\b|\bsav(?:e|es|ing)\s+(?:up\s+to\s+)?[$€£]?\d|\bsavings?\b`, 'i');
+/** A passage that could give a group a deal: it speaks of one, or of a price, a share or "free" ("Students pay £10", "free for students"). */
+const PRICED = new RegExp(
+  String.raw`${OFFERS_A_DEAL.source}|[$€£¥]\s?\d|\d\s?(?:%|[$€£¥]|dollars?|euros?|pounds?)|\bfree\b|\bprices?\b|\bcosts?\b|\bpay\b`,
+  'i',
+);
 /** "a discount for students", "any deal for teachers or nurses": the word or two after it (stop words drop out). */
 const DEAL_FOR = new RegExp(String.raw`\b${DEAL}\s+(?:for|to)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)`, 'giu');
 /** "a student discount", "a trade-in deal". */
