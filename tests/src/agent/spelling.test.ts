@@ -79,6 +79,26 @@ t.test('what is not a slip is left as it is', async (t) => {
   t.strictSame(index.spellChecked('ws_none', 'do studnets get a discont?'), 'do studnets get a discont?', 'a workspace without articles');
 });
 
+t.test("a word running two of the help centre's words together is split into them", async (t) => {
+  const compounds = new KnowledgeIndex();
+  compounds.upsert(article('kb_1', 'Registering', 'There is no waiting list. Sign up online, then check in at the desk for your time slot.'));
+  compounds.upsert(article('kb_2', 'Cars', 'Parking costs $5. The car wash is free. Washing the van costs $9.'));
+  const asked = (text: string) => compounds.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(asked('Is there a waitlist?'), 'Is there a wait list?', 'each part held in some form ("waiting")');
+  t.strictSame(asked('Where do I checkin for my timeslot?'), 'Where do I check in for my time slot?', 'a short particle ends it');
+  t.strictSame(asked('Is there a carwash?'), 'Is there a car wash?');
+  t.strictSame(asked('Is there a carbus?'), 'Is there a carbus?', 'a part the help centre does not hold');
+  t.strictSame(asked('Is there a vanwash?'), 'Is there a van wash?');
+  const lots = new KnowledgeIndex();
+  lots.upsert(article('kb_3', 'Lots', 'Book a time slot. Each lot lists its times.'));
+  t.strictSame(
+    lots.spellChecked('ws_r', 'Can I book a timeslot?', { customerFacing: true }),
+    'Can I book a timeslot?',
+    'two ways to split it ("time slot", "times lot") is none',
+  );
+  t.strictSame(asked('Can I park my hovercraft?'), 'Can I park my hovercraft?', 'an English word');
+});
+
 t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
   const changing = new KnowledgeIndex();
   changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));

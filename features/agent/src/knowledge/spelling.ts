@@ -14,6 +14,8 @@ import { STOP_WORDS, stem } from './text';
  * - to the one word of the passages one edit away (a letter dropped, added, changed, or two
  *   swapped), starting with the same letter (slips are rarely in the first), the word most
  *   passages hold when there are several, none when two words tie (two forms of one word do not);
+ *   with none, to the two words it runs together when the passages hold both (`splitInTwo`:
+ *   "waitlist" for "waiting list"; on the tuning half it split one word, "chargeback");
  * - not a name (`isName`);
  * - not in a message in another language (`languageOf`): its word one edit from an English one
  *   is not a slip. A query of a few key words has no language to tell; it is taken as English.
@@ -89,6 +91,30 @@ export const oneEditApart = (a: string, b: string): boolean => {
 
 const correctionOf = (word: string, words: Words): string | null => {
   if (word.length < MIN_LENGTH || words.count.has(word) || STOP_WORDS.has(word) || words.stems.has(stem(word)) || english().has(word)) return null;
+  return oneEditFrom(word, words) ?? splitInTwo(word, words);
+};
+
+/** Words a compound may end with though they are short ("sign up", "check in", "add on"). */
+const PARTICLES = new Set(['up', 'in', 'on', 'off', 'out']);
+
+/**
+ * Two words the help centre holds (in any form) that the word runs together ("waitlist" for
+ * "waiting list", "checkin", "timeslot"); null when none, or when it splits so in more than one way.
+ */
+const splitInTwo = (word: string, words: Words): string | null => {
+  const held = (part: string) => words.count.has(part) || words.stems.has(stem(part));
+  let found: string | null = null;
+  for (let i = 3; i <= word.length - 2; i++) {
+    const [head, tail] = [word.slice(0, i), word.slice(i)];
+    if (tail.length < 3 && !PARTICLES.has(tail)) continue;
+    if (STOP_WORDS.has(head) || !held(head) || !(held(tail) || PARTICLES.has(tail))) continue;
+    if (found) return null;
+    found = `${head} ${tail}`;
+  }
+  return found;
+};
+
+const oneEditFrom = (word: string, words: Words): string | null => {
   let best: string | null = null;
   let bestCount = 0;
   let tied = false;
