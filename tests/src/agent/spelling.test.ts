@@ -99,6 +99,18 @@ t.test("a word running two of the help centre's words together is split into the
   t.strictSame(asked('Can I park my hovercraft?'), 'Can I park my hovercraft?', 'an English word');
 });
 
+t.test('shorthand is spelt out when the help centre spells it out', async (t) => {
+  const paying = new KnowledgeIndex();
+  paying.upsert(article('kb_1', 'Paying', 'We accept Visa and American Express. A class lasts 2 hours.'));
+  const asked = (text: string) => paying.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(asked('Do you take Amex?'), 'Do you take american express?', 'read as a name, and spelt out all the same');
+  t.strictSame(asked('how many hrs is a class'), 'how many hours is a class');
+  t.strictSame(asked('Can I book an appt?'), 'Can I book an appt?', 'the help centre never says "appointment"');
+  const amex = new KnowledgeIndex();
+  amex.upsert(article('kb_2', 'Paying', 'We take Amex, and American Express gift cards too.'));
+  t.strictSame(amex.spellChecked('ws_r', 'Do you take Amex?', { customerFacing: true }), 'Do you take Amex?', 'its own word');
+});
+
 t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
   const changing = new KnowledgeIndex();
   changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));

