@@ -101,10 +101,13 @@ t.test("a word running two of the help centre's words together is split into the
 
 t.test('shorthand is spelt out when the help centre spells it out', async (t) => {
   const paying = new KnowledgeIndex();
-  paying.upsert(article('kb_1', 'Paying', 'We accept Visa and American Express. A class lasts 2 hours.'));
+  paying.upsert(article('kb_1', 'Paying', 'We accept Visa and American Express. A class lasts 2 hours. Open Monday to Friday.'));
   const asked = (text: string) => paying.spellChecked('ws_r', text, { customerFacing: true });
   t.strictSame(asked('Do you take Amex?'), 'Do you take american express?', 'read as a name, and spelt out all the same');
   t.strictSame(asked('how many hrs is a class'), 'how many hours is a class');
+  t.strictSame(asked('Write to hrs@studio.example or see studio.example/hrs'), 'Write to hrs@studio.example or see studio.example/hrs', 'an address, a link');
+  t.strictSame(asked("c'mon, how many hrs is a class?"), "c'mon, how many hours is a class?", 'in a contraction, not ("mon")');
+  t.strictSame(asked('is a class 3hrs?'), 'is a class 3hours?', 'after a number, spelt out');
   t.strictSame(asked('Can I book an appt?'), 'Can I book an appt?', 'the help centre never says "appointment"');
   const amex = new KnowledgeIndex();
   amex.upsert(article('kb_2', 'Paying', 'We take Amex, and American Express gift cards too.'));

@@ -1,7 +1,8 @@
 /**
  * Shorthand customers write for words a help centre spells out ("Do you take Amex?", "how many
  * hrs is the class?", "my next appt"). Common English shorthand with one meaning, not chosen on
- * any evaluation set; ambiguous ones ("min": minimum or minutes, "sat", "ref", "sub") are left out.
+ * any evaluation set; ambiguous ones ("min": minimum or minutes, "sat", "ref", "sub", "Jan": a
+ * name as often as January) are left out.
  */
 const SHORTHAND = new Map<string, string>([
   ['amex', 'american express'],
@@ -39,7 +40,6 @@ const SHORTHAND = new Map<string, string>([
   ['tues', 'tuesday'],
   ['thurs', 'thursday'],
   ['fri', 'friday'],
-  ['jan', 'january'],
   ['feb', 'february'],
   ['sept', 'september'],
   ['oct', 'october'],

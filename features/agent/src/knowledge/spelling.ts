@@ -142,14 +142,22 @@ const isName = (word: string, message: string, at: number): boolean => {
   return before !== '' && !/[.!?¿¡:]$/.test(before);
 };
 
+/** Whether the word at `at` is part of an e-mail address, a link, a domain or a contraction. */
+const partOfToken = (message: string, at: number, length: number): boolean => {
+  const [before, after] = [message[at - 1] ?? '', message[at + length] ?? ''];
+  const letter = (c: string | undefined) => c !== undefined && /\p{L}/u.test(c);
+  return /[@/'’]/.test(before) || /[@/'’]/.test(after) || (before === '.' && letter(message[at - 2])) || (after === '.' && letter(message[at + length + 1]));
+};
+
 /** The message with its slips put right against the words of `layout`'s passages in scope; the message itself when it has none. */
 export const spellChecked = (message: string, layout: Layout, customerFacing: boolean): string => {
   const words = wordsOf(layout, customerFacing);
   let slips = false;
   let looked = 0;
   const fixed = message.replace(/\p{L}+/gu, (original: string, at: number) => {
-    // Shorthand first: "Amex" reads as a name, and is spelt out all the same (knowledge/shorthand.ts).
-    const long = spelledOut(original.toLowerCase(), (w) => holds(words, w));
+    // Shorthand first: "Amex" reads as a name, and is spelt out all the same (knowledge/shorthand.ts);
+    // never inside an address, a link or a contraction ("info@…", "/docs", "c'mon").
+    const long = partOfToken(message, at, original.length) ? null : spelledOut(original.toLowerCase(), (w) => holds(words, w));
     if (long !== null) {
       slips = true;
       return long;

@@ -14,7 +14,7 @@ const OPENS_AS_QUESTION = new RegExp(`^(?:(?:and|also|plus)\\s*,?\\s+)?${ASKS}\\
 const ASKS_AFTER_CLAUSE = new RegExp(`[-–—:;,]\\s*${ASKS}\\b`, 'i');
 /** "one" standing for a thing named before ("How long is a crown guaranteed, and how much does one cost?"). */
 const ONE = /\b(?:(?:does|do|is|are|the|new|cheaper|cheapest|another|each)\s+ones?\b(?!-)|(?:on|for|with|of|in|to)\s+ones?(?=\s*(?:[?!.,]|$)))/i;
-/** The thing a determiner names ("a crown", "the monthly plan"), up to a word that is not a noun's. */
+/** The thing a determiner names first ("a crown", "the monthly plan"), up to a word that is not a noun's. */
 const NAMED = /\b(?:a|an|the|each|every|another)\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)/i;
 /** Words of a part besides its question words ("and why?" has none). */
 const substance = (part: string): number => terms(part.replace(new RegExp(`\\b${ASKS}\\b`, 'gi'), ' ')).length;
