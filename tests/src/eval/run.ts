@@ -6,7 +6,7 @@ import { askCentre, figures, type Figures, type Outcome } from './measure';
  * `npm run eval`: the agent on help centres it was not tuned on, through the HTTP API of the
  * service as `npm start` runs it (the embedding model when fetched). Prints the tuning half's
  * figures and misses (what tuning looks at) and the held-out half's figures only.
- * `-- --half tuning|heldOut` measures one half; `AGENT_RERANKER=off` measures BM25 alone.
+ * `-- --half=tuning|heldOut` measures one half; `AGENT_RERANKER=off` measures BM25 alone.
  */
 export const measureHalf = async (half: Half, env: Record<string, string> = {}): Promise<{ figures: Figures; outcomes: Outcome[]; ranking: string }> => {
   const outcomes: Outcome[] = [];
