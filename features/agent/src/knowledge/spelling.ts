@@ -94,7 +94,7 @@ export const oneEditApart = (a: string, b: string): boolean => {
 };
 
 const correctionOf = (word: string, words: Words): string | null => {
-  if (word.length < MIN_LENGTH || words.count.has(word) || STOP_WORDS.has(word) || words.stems.has(stem(word)) || english().has(word)) return null;
+  if (word.length < MIN_LENGTH || STOP_WORDS.has(word) || holds(words, word) || english().has(word)) return null;
   return oneEditFrom(word, words) ?? splitInTwo(word, words);
 };
 
@@ -106,12 +106,11 @@ const PARTICLES = new Set(['up', 'in', 'on', 'off', 'out']);
  * "waiting list", "checkin", "timeslot"); null when none, or when it splits so in more than one way.
  */
 const splitInTwo = (word: string, words: Words): string | null => {
-  const held = (part: string) => holds(words, part);
   let found: string | null = null;
   for (let i = 3; i <= word.length - 2; i++) {
     const [head, tail] = [word.slice(0, i), word.slice(i)];
     if (tail.length < 3 && !PARTICLES.has(tail)) continue;
-    if (STOP_WORDS.has(head) || !held(head) || !(held(tail) || PARTICLES.has(tail))) continue;
+    if (STOP_WORDS.has(head) || !holds(words, head) || !(PARTICLES.has(tail) || holds(words, tail))) continue;
     if (found) return null;
     found = `${head} ${tail}`;
   }
@@ -157,8 +156,8 @@ export const spellChecked = (message: string, layout: Layout, customerFacing: bo
   const fixed = message.replace(/\p{L}+/gu, (original: string, at: number) => {
     // Shorthand first: "Amex" reads as a name, and is spelt out all the same (knowledge/shorthand.ts);
     // never inside an address, a link or a contraction ("info@…", "/docs", "c'mon").
-    const long = partOfToken(message, at, original.length) ? null : spelledOut(original.toLowerCase(), (w) => holds(words, w));
-    if (long !== null) {
+    const long = spelledOut(original.toLowerCase(), (w) => holds(words, w));
+    if (long !== null && !partOfToken(message, at, original.length)) {
       slips = true;
       return long;
     }
