@@ -121,3 +121,18 @@ t.test('after an article changes, its words are the ones a slip is put right to'
   changing.upsert(article('kb_2', 'Caravans', 'A caravan space costs $9 a day.'));
   t.strictSame(changing.spellChecked('ws_r', 'Can I park a caravvan?', { customerFacing: true }), 'Can I park a caravan?');
 });
+
+t.test("a customer's word for what the help centre names otherwise is put in the centre's words", async (t) => {
+  const shop = new KnowledgeIndex();
+  shop.upsert(article('kb_1', 'Gift cards', 'Gift cards never expire. Dogs are welcome in the shop. Ask for a refund within 30 days.'));
+  const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(asked('Do your vouchers run out?'), 'Do your gift cards expire?');
+  t.strictSame(asked('Can I bring my puppy?'), 'Can I bring my dog?');
+  t.strictSame(asked('How do I get my money back?'), 'How do I get my refund?');
+  t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
+  t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
+  t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');
+  const both = new KnowledgeIndex();
+  both.upsert(article('kb_2', 'Vouchers', 'Vouchers last a year. Gift cards never expire.'));
+  t.strictSame(both.spellChecked('ws_r', 'Do vouchers run out?', { customerFacing: true }), 'Do vouchers expire?', 'its own word kept');
+});

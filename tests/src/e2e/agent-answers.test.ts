@@ -69,6 +69,15 @@ t.test('a message asking two things is answered on both, from the article that a
   t.match(until.body.messages.join(' '), /\$500[\s\S]*30 days/);
 });
 
+t.test("a customer's word for what the articles name otherwise finds their article", async (t) => {
+  await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'concise' });
+  // The outsiders' centres: vouchers that "run out" were searched as neither gift cards nor expiry
+  const r = await e2e.ws.api.post('/agent/messages', { message: 'Do the vouchers you sell run out after a while?' });
+  t.equal(r.status, 200);
+  t.strictSame(r.body.sources, ['Gift cards']);
+  t.match(r.body.messages.join(' '), /A gift card never expires\./);
+});
+
 t.test('a second question asking about "one" is answered about the thing named before it', async (t) => {
   await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
   // Searched with the first question, the second got the guarantee again (the fourteenth centre's crown)

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Layout } from './layout';
 import { languageOf } from './language';
 import { spelledOut } from './shorthand';
+import { centreWordFor, inCentrePhrases } from './synonyms';
 import { STOP_WORDS, stem } from './text';
 
 /**
@@ -151,17 +152,25 @@ const partOfToken = (message: string, at: number, length: number): boolean => {
 /** The message with its slips put right against the words of `layout`'s passages in scope; the message itself when it has none. */
 export const spellChecked = (message: string, layout: Layout, customerFacing: boolean): string => {
   const words = wordsOf(layout, customerFacing);
-  let slips = false;
   let looked = 0;
-  const fixed = message.replace(/\p{L}+/gu, (original: string, at: number) => {
+  const held = (w: string) => holds(words, w);
+  // The customer's phrases and words for what the centre names otherwise (knowledge/synonyms.ts).
+  const phrased = inCentrePhrases(message, held);
+  let slips = phrased !== message;
+  const fixed = phrased.replace(/\p{L}+/gu, (original: string, at: number) => {
     // Shorthand first: "Amex" reads as a name, and is spelt out all the same (knowledge/shorthand.ts);
     // never inside an address, a link or a contraction ("info@…", "/docs", "c'mon").
-    const long = spelledOut(original.toLowerCase(), (w) => holds(words, w));
-    if (long !== null && !partOfToken(message, at, original.length)) {
+    const long = spelledOut(original.toLowerCase(), held);
+    if (long !== null && !partOfToken(phrased, at, original.length)) {
       slips = true;
       return long;
     }
-    if (isName(original, message, at)) return original;
+    if (isName(original, phrased, at)) return original;
+    const other = centreWordFor(original.toLowerCase(), held);
+    if (other !== null && !partOfToken(phrased, at, original.length)) {
+      slips = true;
+      return other;
+    }
     const word = original.toLowerCase();
     let right = words.fixed.get(word);
     if (right === undefined) {

@@ -1,0 +1,63 @@
+/**
+ * A customer's everyday word for what the help centre calls by another name ("Do your vouchers
+ * run out?" where the centre writes "Gift cards never expire"; "my puppy" where it writes "dogs").
+ * Neither BM25 nor the small embedding model bridges such a pair reliably. Common English pairs of
+ * one meaning in a support question, written from general usage, not from any evaluation set's
+ * articles; each is used only when the help centre never uses the customer's word and uses the
+ * other (so a centre that sells both vouchers and gift cards keeps them apart). Words with another
+ * everyday meaning are left out: "quit" (a job), "unsubscribe" (from e-mails), "package" (a plan).
+ */
+const WORDS = new Map<string, readonly string[]>([
+  ['voucher', ['gift card']],
+  ['vouchers', ['gift cards']],
+  ['postcode', ['postal code', 'zip code', 'address']],
+  ['zipcode', ['zip code', 'postal code', 'address']],
+  ['puppy', ['dog']],
+  ['puppies', ['dogs']],
+  ['kitten', ['cat']],
+  ['kid', ['child']],
+  ['kids', ['children']],
+  ['parcel', ['package']],
+  ['shipping', ['delivery']],
+  ['delivery', ['shipping']],
+  ['login', ['sign in', 'log in']],
+  ['signup', ['sign up', 'register']],
+  ['photo', ['picture']],
+  ['photos', ['pictures']],
+  ['picture', ['photo']],
+  ['pictures', ['photos']],
+  ['bicycle', ['bike']],
+  ['membership', ['subscription']],
+  ['subscription', ['membership']],
+  ['expiry', ['expire', 'expiration']],
+  ['expiration', ['expire', 'expiry']],
+  ['telephone', ['phone']],
+  ['cellphone', ['mobile', 'phone']],
+]);
+
+/** Phrases the same way, the customer's words then the centre's: their words are too common to tell whether the centre uses the phrase. */
+const PHRASES: readonly [RegExp, readonly string[]][] = [
+  // "run out of" is a quantity used up, not an expiry.
+  [/\b(?:run|runs|running|ran) out\b(?! of\b)/gi, ['expire']],
+  [/\bmoney back\b/gi, ['refund']],
+  [/\bpost code\b/gi, ['postal code', 'zip code', 'address']],
+];
+
+const heldIn = (phrase: string, holds: (word: string) => boolean) => phrase.split(/[^\p{L}]+/u).every(holds);
+
+/**
+ * The help centre's word for `word` (lowercased) when the centre never uses `word` and holds
+ * every word of one of its alternatives (the first such); null otherwise.
+ */
+export const centreWordFor = (word: string, holds: (word: string) => boolean): string | null => {
+  const other = WORDS.get(word);
+  if (other === undefined || holds(word)) return null;
+  return other.find((o) => heldIn(o, holds)) ?? null;
+};
+
+/** `message` with the customer's phrases in the centre's words, where the centre holds them. */
+export const inCentrePhrases = (message: string, holds: (word: string) => boolean): string =>
+  PHRASES.reduce((text, [pattern, other]) => {
+    const alternative = other.find((o) => heldIn(o, holds));
+    return alternative === undefined ? text : text.replace(pattern, alternative);
+  }, message);
