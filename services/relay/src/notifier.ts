@@ -6,9 +6,9 @@ import { endpointsOf } from '@support/webhook-endpoints';
 import { createMailer, type Mailer } from '@support/webhooks';
 
 /**
- * A mail server that is down is waited for (1 s doubling to 1 min); a notice that fails the
- * same way 8 times in a row (about 2 minutes: a refused address, a rejected message) is skipped
- * and logged with its position, so later notices still go out.
+ * A mail server that is down (unreached, or answering 4xx) is waited for however long, retried
+ * 1 s doubling to 1 min; a notice the server refuses 8 times in a row (about 2 minutes: a refused
+ * address, a rejected message) is skipped and logged with its position, so later notices still go out.
  */
 export const NOTIFIER_RETRY: LogConsumerOptions = { backoff: { baseMs: 1000, maxMs: 60_000 }, skipPoisonAfter: 8 };
 

@@ -98,5 +98,38 @@ t.test('with SMTP_URL mail goes to the SMTP server', async (t) => {
   t.equal(message.headers.to, 'owner@acme.test');
   t.equal(message.body.trim(), notice.text.trim());
 
-  await t.rejects(createMailer({ smtpUrl: 'smtp://127.0.0.1:1', outboxDir: 'unused' }).send(notice), 'an unreachable server rejects');
+  await t.rejects(
+    createMailer({ smtpUrl: 'smtp://127.0.0.1:1', outboxDir: 'unused' }).send(notice),
+    { name: 'EngineUnavailable', engine: 'mail server' },
+    'an unreachable server rejects as a server that is down',
+  );
+});
+
+t.test("a server that answers 4xx is down for now; a 5xx refusal is the message's", async (t) => {
+  /** A server that answers RCPT with `reply`. */
+  const replying = async (reply: string) => {
+    const server = net.createServer((socket) => {
+      socket.write('220 test ESMTP\r\n');
+      socket.on('data', (chunk) => {
+        for (const line of chunk.toString('utf8').split('\r\n').filter(Boolean)) {
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'EHLO') socket.write('250 test\r\n');
+          else if (verb === 'RCPT') socket.write(`${reply}\r\n`);
+          else if (verb === 'QUIT') socket.end('221 bye\r\n');
+          else socket.write('250 ok\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    return createMailer({ smtpUrl: `smtp://127.0.0.1:${(server.address() as net.AddressInfo).port}`, outboxDir: 'unused' });
+  };
+  await t.rejects((await replying('451 try again later')).send(notice), { name: 'EngineUnavailable', engine: 'mail server' });
+  const refused = await (
+    await replying('550 mailbox unavailable')
+  )
+    .send(notice)
+    .then(() => null)
+    .catch((err: unknown) => err as Error);
+  t.strictSame([refused?.name, refused?.message.includes('550')], ['Error', true], 'a refusal stays a refusal');
 });

@@ -1,6 +1,6 @@
 import { ConsumerHealth, EventStore, formatPosition, parsePosition, RecordedEvent, RetryingSubscription, START } from '@support/eventstore';
 import { CheckpointWriter, ReadStore } from '@support/readstore';
-import type { Logger } from '@support/kernel';
+import { EngineUnavailable, type Logger } from '@support/kernel';
 
 export interface LogConsumerOptions {
   /** Backoff between retries after an error (default 100 ms doubling to 30 s). */
@@ -8,7 +8,8 @@ export interface LogConsumerOptions {
   /**
    * Skip an event that failed the same way this many times in a row, logged with its
    * position. Only for consumers whose events may be lost without harm (a notice e-mail);
-   * never for projections or the webhook path, which retry until the fault clears.
+   * never for projections or the webhook path, which retry until the fault clears. An engine
+   * that is down (EngineUnavailable: the mail server unreached) is waited for, never counted.
    */
   skipPoisonAfter?: number;
 }
@@ -75,6 +76,10 @@ export class LogConsumer {
   private isPoison(event: RecordedEvent, err: unknown): boolean {
     const limit = this.options.skipPoisonAfter;
     if (limit === undefined) return false;
+    if (err instanceof EngineUnavailable) {
+      this.lastFailure = null;
+      return false;
+    }
     const error = err instanceof Error ? err.message : String(err);
     const last = this.lastFailure;
     const count = last && last.eventId === event.id && last.error === error ? last.count + 1 : 1;
