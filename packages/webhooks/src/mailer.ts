@@ -34,7 +34,7 @@ const UNREACHED = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONN
  * reply (421 going down, 450/451/452 try again). Sent as EngineUnavailable, which a consumer
  * waits out however long it lasts; a 5xx refusal of this message stays as it is.
  */
-export const unavailableIfServerDown = (err: unknown): unknown => {
+const unavailableIfServerDown = (err: unknown): unknown => {
   const { code, responseCode } = (err ?? {}) as { code?: unknown; responseCode?: unknown };
   const transient = typeof responseCode === 'number' && responseCode >= 400 && responseCode < 500;
   return (typeof code === 'string' && UNREACHED.has(code)) || transient ? new EngineUnavailable('mail server', err) : err;

@@ -276,3 +276,28 @@ t.test('a change no article announces, or a deal for someone no article names, i
   ]);
   t.strictSame(await ask('Is Pro going to get more expensive soon?'), ['Price changes in 2027']);
 });
+
+t.test('the cheapest (or the most expensive) of a price list is its entry with the lowest (or highest) price', async (t) => {
+  // Given plans listed with their prices and what each covers (an outsider's storage centre: "the cheapest cover")
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Storage', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    {
+      id: kbId(103),
+      title: 'Protection plans',
+      content:
+        'Every unit must be covered by a protection plan.\n\n## Plus: $24 per month\nCovers up to $5,000 of belongings.\n\n' +
+        '## Basic: $12 per month\nCovers up to $2,000 of belongings.\n\n## Premium: $39 per month\nCovers up to $10,000 of belongings.',
+    },
+  ]);
+  await enableAgent(ws, { response_length: 'concise' });
+  const cheapest = await ws.api.post('/agent/messages', { message: "What's the cheapest protection plan?" });
+  t.strictSame([cheapest.status, cheapest.body.sources], [200, ['Protection plans']]);
+  t.match(cheapest.body.messages[0], /Basic: \$12 per month/);
+  const dearest = await ws.api.post('/agent/messages', { message: 'And the most expensive protection plan, what is it?' });
+  t.match(dearest.body.messages[0], /Premium: \$39 per month/);
+  const spanish = await ws.api.post('/agent/messages', { message: '¿Cuál es el plan de protección más barato?' });
+  t.match(spanish.body.messages[0], /Basic: \$12 per month/);
+  // Told, not asked: the customer's own plan is no question for the price list
+  const told = await ws.api.post('/agent/messages', { message: "I'm on the cheapest plan. How much does the Premium plan cover?" });
+  t.match(told.body.messages[0], /Premium: \$39 per month\. Covers up to \$10,000/);
+});

@@ -46,3 +46,37 @@ export const kindsAsked = (question: string): AnswerKind[] => {
 
 /** Whether `sentence` holds an answer of `kind`. */
 export const holdsKind = (sentence: string, kind: AnswerKind): boolean => HOLDS[kind].test(sentence);
+
+/** "The cheapest…" asks for the lowest price of a list; "the most expensive…" for the highest. */
+const LOWEST =
+  /\b(?:cheapest|least expensive|most affordable|lowest[- ]priced|lowest (?:price|cost|fee))\b|\bm[aá]s barat[oa]s?\b|\bmoins cher\b|\bg[uü]nstigste\w*|\bbilligste\w*|\bpi[uù] economic[oa]\b/i;
+const HIGHEST =
+  /\b(?:most expensive|priciest|highest[- ]priced|highest (?:price|cost|fee))\b|\bm[aá]s car[oa]s?\b|\bplus cher\b|\bteuerste\w*|\bpi[uù] costos[oa]\b/i;
+/** A price list's entry: a name, a colon, then its price ("Basic: $12 per month", "Essential: £16.50 a month."). */
+const LISTED_PRICE = /^[^:.!?]{1,60}:\s*(?:[$€£¥]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|eur|usd|gbp))/i;
+
+const priceOf = (entry: string): number | null => {
+  const found = LISTED_PRICE.exec(entry.trim());
+  if (!found) return null;
+  const digits = (found[1] ?? found[2]).replace(/,(?=\d{3}\b)/g, '').replace(',', '.');
+  return Number(digits);
+};
+
+/**
+ * The entries of a price list among `sentences` that hold the lowest (or highest) price when the
+ * question asks for the cheapest (or the most expensive); none when it does not, or the list has
+ * fewer than two prices. English, Spanish, French, German and Italian.
+ */
+export const extremeEntries = (question: string, sentences: readonly string[]): Set<string> => {
+  // Asked in a question, not told ("I'm on the cheapest plan. Can I…?"): the message's questions, when it has any.
+  const asked = question.match(/[^.!?]*\?/g)?.join(' ') ?? question;
+  const lowest = LOWEST.test(asked);
+  if (!lowest && !HIGHEST.test(asked)) return new Set();
+  const priced = sentences.flatMap((s) => {
+    const price = priceOf(s);
+    return price === null ? [] : [{ s, price }];
+  });
+  if (new Set(priced.map((p) => p.price)).size < 2) return new Set();
+  const target = (lowest ? Math.min : Math.max)(...priced.map((p) => p.price));
+  return new Set(priced.filter((p) => p.price === target).map((p) => p.s));
+};

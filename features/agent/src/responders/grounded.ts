@@ -2,7 +2,7 @@ import { terms } from '../knowledge/text';
 import type { SearchHit } from '../knowledge/types';
 import { ANSWER_LIMITS, distinctBy } from './answer';
 import { extractLinks } from './markdown';
-import { holdsKind, kindsAsked } from './answer-type';
+import { extremeEntries, holdsKind, kindsAsked } from './answer-type';
 import { judgeHits, relevantHits } from './relevance';
 import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
@@ -163,6 +163,12 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     }
   });
   if (pool.length === 0) return null;
+  // "The cheapest…": the best article's price-list entry with the lowest price answers first, wherever search ranked its passage.
+  const extremes = extremeEntries(
+    question.message,
+    pool.filter((p) => p.hit.passage.articleId === relevant[0].passage.articleId).map((p) => p.unit.text),
+  );
+  for (const p of pool) if (extremes.has(p.unit.text)) [p.score, p.rank] = [p.score + (scores ? UNIT_KIND_WEIGHT : 1), -1];
   const best = Math.max(...pool.map((p) => p.score));
   // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
   // Without the model, a passage none of whose sentences shares a word matched by its title or heading: its first sentence stands in.
