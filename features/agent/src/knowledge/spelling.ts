@@ -149,7 +149,10 @@ const partOfToken = (message: string, at: number, length: number): boolean => {
   return /[@/'’]/.test(before) || /[@/'’]/.test(after) || (before === '.' && letter(message[at - 2])) || (after === '.' && letter(message[at + length + 1]));
 };
 
-/** The message with its slips put right against the words of `layout`'s passages in scope; the message itself when it has none. */
+/**
+ * The message with its slips put right against the words of `layout`'s passages in scope, and the
+ * customer's everyday words put in theirs (knowledge/synonyms.ts); the message itself when it has none.
+ */
 export const spellChecked = (message: string, layout: Layout, customerFacing: boolean): string => {
   const words = wordsOf(layout, customerFacing);
   let looked = 0;

@@ -210,7 +210,7 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
 /** A sentence that is itself a question. */
 const asksItself = (unit: Unit): boolean => unit.text.trimEnd().endsWith('?');
 
-/** A sentence that may be chosen, with its passage and that passage's rank among the relevant ones. */
+/** A sentence that may be chosen, with its passage and that passage's rank among the relevant ones (-1: the price list's entry asked for). */
 interface Pick {
   hit: SearchHit;
   unit: Unit;
