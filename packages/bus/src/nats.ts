@@ -16,6 +16,7 @@ import {
 } from 'nats';
 import { createHash } from 'node:crypto';
 import { InFlight } from '@support/kernel';
+import { apiErrorCode, mapped, unavailableIfUnreached } from './nats-errors';
 import { decode, encode, NatsSubscription } from './nats-subscription';
 import { Bus, BusMessage, BusSubscription, ConsumerOptions, subjectMatches } from './port';
 
@@ -44,8 +45,6 @@ const PRESENCE_TIMEOUT_MS = 1000;
 /** JetStream API error codes (`err_code`). */
 const STREAM_NOT_FOUND = 10059;
 const CONSUMER_NOT_FOUND = 10014;
-
-const apiErrorCode = (e: unknown): number | undefined => (e instanceof NatsError ? e.api_error?.err_code : undefined);
 
 /**
  * The bus on NATS JetStream. One stream (file storage, limits retention with a max age, a
@@ -79,7 +78,7 @@ export class NatsBus implements Bus {
     const stream = options.stream ?? 'SUPPORT';
     const prefix = options.subjectPrefix ? `${options.subjectPrefix}.` : '';
     const subjects = (options.subjects ?? ['support.>']).map((s) => prefix + s);
-    const nc = await connect({ servers: url, name: options.name ?? 'support-bus', maxReconnectAttempts: -1 });
+    const nc = await mapped(() => connect({ servers: url, name: options.name ?? 'support-bus', maxReconnectAttempts: -1 }));
     try {
       const jsm = await nc.jetstreamManager();
       const streamSubjects = await ensureStream(jsm, {
@@ -94,7 +93,7 @@ export class NatsBus implements Bus {
       return new NatsBus(nc, nc.jetstream(), jsm, stream, streamSubjects, prefix);
     } catch (e) {
       await nc.close().catch(() => undefined);
-      throw e;
+      throw unavailableIfUnreached(e);
     }
   }
 
@@ -109,7 +108,7 @@ export class NatsBus implements Bus {
   }
 
   publish(subject: string, id: string, data: unknown): Promise<void> {
-    return this.ops.run(() => this.publishNow(subject, id, data));
+    return this.ops.run(() => mapped(() => this.publishNow(subject, id, data)));
   }
 
   private async publishNow(subject: string, id: string, data: unknown): Promise<void> {
@@ -123,7 +122,7 @@ export class NatsBus implements Bus {
 
   consume(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
     if (this.closed) return Promise.reject(new Error('bus: closed'));
-    return this.ops.run(() => this.consumeNow(options, handler));
+    return this.ops.run(() => mapped(() => this.consumeNow(options, handler)));
   }
 
   private async consumeNow(options: ConsumerOptions, handler: (message: BusMessage) => Promise<void>): Promise<BusSubscription> {
@@ -232,7 +231,7 @@ export class NatsBus implements Bus {
   /** A round trip to the server (while reconnecting, the client buffers and this waits). */
   async ping(): Promise<void> {
     if (this.closed || this.nc.isClosed()) throw new Error('bus: closed');
-    await this.nc.flush();
+    await mapped(() => this.nc.flush());
   }
 
   async close(): Promise<void> {

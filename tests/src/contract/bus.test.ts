@@ -5,6 +5,7 @@ import { LocalNatsServer, natsServerInstalled } from '../support/nats';
 import { MemoryBus } from '@support/bus/memory';
 import { NatsBus, NatsBusOptions } from '@support/bus/nats';
 import { busContract } from '@support/bus/dist/contract';
+import { EngineUnavailable } from '@support/kernel';
 import { until } from '../support/wait';
 
 t.test('in-process adapter', async (t) => {
@@ -239,6 +240,25 @@ t.test('nats adapter', { skip: natsSkip }, async (t) => {
     t.strictSame(got, ['kept']);
     await second.close();
   });
+
+  t.test(
+    'a server that is down fails a publish or a connect as unavailable, a passing condition',
+    { skip: server ? false : 'NATS_URL is an external server: not stopped' },
+    async (t) => {
+      const o = options();
+      const bus = await open(o);
+      await server!.stop();
+      const failure = (p: Promise<unknown>) =>
+        p.then(
+          () => null,
+          (e: unknown) => (e instanceof EngineUnavailable ? e.engine : String(e)),
+        );
+      t.strictSame(await failure(bus.publish('support.e', 'down', {})), 'bus', 'a publish');
+      t.strictSame(await failure(NatsBus.connect(natsUrl, o)), 'bus', 'a connect');
+      await server!.restart();
+      await bus.close();
+    },
+  );
 
   t.test(
     'a bus whose server restarts reconnects and keeps consuming',

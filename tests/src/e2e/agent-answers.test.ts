@@ -78,6 +78,24 @@ t.test("a customer's word for what the articles name otherwise finds their artic
   t.match(r.body.messages.join(' '), /A gift card never expires\./);
 });
 
+t.test('coming to see someone is asked as visiting them', async (t) => {
+  // Given a clinic's visiting hours beside articles on other vets and their records (the sixteenth centre)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Clinic', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    { id: kbId(110), title: 'Hospital stays and visiting', content: 'You can visit your pet between 14:00 and 16:00 every day. Visits last up to 20 minutes.' },
+    {
+      id: kbId(111),
+      title: 'Registering a new pet',
+      content: 'If your pet was with another vet, we will request their records, which usually takes up to 7 days.',
+    },
+    { id: kbId(112), title: 'Microchipping', content: 'Microchipping is a legal requirement for dogs from 8 weeks of age.' },
+  ]);
+  await enableAgent(ws, { response_length: 'concise' });
+  const r = await ws.api.post('/agent/messages', { message: 'My dog has been at yours since Tuesday, when am I allowed to come and see him?' });
+  t.strictSame([r.status, r.body.sources[0]], [200, 'Hospital stays and visiting']);
+  t.match(r.body.messages[0], /between 14:00 and 16:00/);
+});
+
 t.test('a second question asking about "one" is answered about the thing named before it', async (t) => {
   await enableAgent(e2e.ws, { tone: 'friendly', response_length: 'balanced' });
   // Searched with the first question, the second got the guarantee again (the fourteenth centre's crown)
@@ -295,8 +313,13 @@ t.test('the cheapest (or the most expensive) of a price list is its entry with t
   t.match(cheapest.body.messages[0], /Basic: \$12 per month/);
   const dearest = await ws.api.post('/agent/messages', { message: 'And the most expensive protection plan, what is it?' });
   t.match(dearest.body.messages[0], /Premium: \$39 per month/);
+  // Asked in other languages (the cheapest, Basic, is listed first by search anyway: the dearest proves the rule)
   const spanish = await ws.api.post('/agent/messages', { message: '¿Cuál es el plan de protección más barato?' });
   t.match(spanish.body.messages[0], /Basic: \$12 per month/);
+  const spanishDearest = await ws.api.post('/agent/messages', { message: '¿Y cuál es el plan de protección más caro?' });
+  t.match(spanishDearest.body.messages[0], /Premium: \$39 per month/);
+  const german = await ws.api.post('/agent/messages', { message: 'Welcher Schutzplan ist der teuerste?' });
+  t.match(german.body.messages[0], /Premium: \$39 per month/);
   // Told, not asked: the customer's own plan is no question for the price list
   const told = await ws.api.post('/agent/messages', { message: "I'm on the cheapest plan. How much does the Premium plan cover?" });
   t.match(told.body.messages[0], /Premium: \$39 per month\. Covers up to \$10,000/);

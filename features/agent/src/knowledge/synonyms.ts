@@ -41,6 +41,8 @@ const PHRASES: readonly [RegExp, readonly string[]][] = [
   [/\b(?:run|runs|running|ran) out\b(?! of\b)/gi, ['expire']],
   [/\bmoney back\b/gi, ['refund']],
   [/\bpost code\b/gi, ['postal code', 'zip code', 'address']],
+  // Coming to see someone (or somewhere) is visiting them; "drop in" is left out ("a drop in price").
+  [/\b(?:come|came|coming) (?:and |to )?see\b|\b(?:pop|drop|stop) by\b/gi, ['visit']],
 ];
 
 const heldIn = (phrase: string, holds: (word: string) => boolean) => phrase.split(/[^\p{L}]+/u).every(holds);
