@@ -34,6 +34,11 @@ t.test('a follow-up in form only asks of its own subject when the two together f
   t.strictSame(asksOfItsOwn('and what about the bigger units?', [locker], [locker]), false);
   // As does one whose own lookup found none of its words either (found by meaning alone)
   t.strictSame(asksOfItsOwn('what about the weekend gates?', [locker], [hit('art_x', 0, 'Parking', null, 'Cars park for free.', 1)]), false);
+  // As does one asking for a time its subject's passage states in other words ("how quickly do you reply?" after the e-mail address)
+  const email = hit('art_contact', 0, 'Contacting us', 'Email', 'Email hello@vets.example. We answer emails within 2 working days.', 3);
+  const complaints = hit('art_contact', 1, 'Contacting us', 'Complaints', 'Send complaints to the manager. We reply within 10 working days.', 3);
+  t.strictSame(asksOfItsOwn('and how quickly do you usually reply?', [email], [complaints]), false);
+  t.strictSame(asksOfItsOwn('and what does a consultation cost?', [email], [hit('art_p', 0, 'Prices', null, 'A consultation costs £52.', 3)]), true);
   // A message pointing back, or of one word of its own, is read with the one before, without a second lookup
   t.strictSame([mayAskOfItsOwn('and how long does that take?'), mayAskOfItsOwn('and in London?')], [false, false]);
   // He, she, his, her, their point back at a person named before (an outsider's trial: "Can I add my brother…?", then

@@ -174,6 +174,34 @@ t.test('a follow-up in form only that names a subject of its own is answered fro
   t.match(next.body.messages.join(' '), /30 days/);
 });
 
+t.test('a follow-up asking how soon is read with its subject when that subject holds a time', async (t) => {
+  // Given a clinic's contact article (the sixteenth centre: "how quickly do you reply?" after asking for the e-mail address)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Vets', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    {
+      id: kbId(113),
+      title: 'Contacting us',
+      content:
+        '## Phone\nCall 0113 555 0100 during opening hours.\n\n## Email\nEmail hello@vets.example. We answer emails within 2 working days.\n\n' +
+        '## Complaints\nSend complaints to the practice manager at complaints@vets.example. We reply within 10 working days.',
+    },
+    {
+      id: kbId(114),
+      title: 'Booking an appointment',
+      content: 'Open the app and pick a vet and a time slot, then confirm. Standard consultations last 15 minutes. You can book up to 6 weeks ahead.',
+    },
+    { id: kbId(115), title: 'Repeat medication', content: 'Order repeat medication in the app at least 48 hours before you need to collect it.' },
+  ]);
+  await enableAgent(ws, { response_length: 'concise' });
+  const first = await ws.api.post('/agent/messages', { message: 'how do I get in touch with you by email?' });
+  t.strictSame(first.body.sources, ['Contacting us']);
+  // When the next message asks how soon, with no word of the e-mail passage
+  const next = await ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: 'and how quickly do you usually reply?' });
+  // Then it is answered from the e-mail passage, which holds a time
+  t.strictSame(next.body.sources, ['Contacting us']);
+  t.match(next.body.messages.join(' '), /2 working days/);
+});
+
 t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
   // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });

@@ -22,7 +22,7 @@ const ASKS: [AnswerKind, RegExp][] = [
 const HOLDS: Record<AnswerKind, RegExp> = {
   money: /[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢%]|eur|usd|gbp|cad|cents?)\b|\d\s?%|\bfree\b/i,
   duration:
-    /\b\d+(?:[.,]\d+)?\s*(?:[–-]\s*\d+\s*)?(?:seconds?|minutes?|hours?|days?|business days?|weeks?|months?|years?)\b|\b(?:hourly|daily|weekly|monthly|yearly|annually|instantly|immediately|every \w+)\b/i,
+    /\b\d+(?:[.,]\d+)?\s*(?:[–-]\s*\d+\s*)?(?:seconds?|minutes?|hours?|days?|(?:business|working|calendar) days?|weeks?|months?|years?)\b|\b(?:hourly|daily|weekly|monthly|yearly|annually|instantly|immediately|every \w+)\b/i,
   quantity: /\d/,
 };
 

@@ -1,6 +1,7 @@
 import { terms } from '../knowledge/text';
 import { passageTerms } from '../knowledge/sentences';
 import type { SearchHit } from '../knowledge/types';
+import { holdsKind, kindsAsked } from '../responders/answer-type';
 
 /** A message leaning on what came before: short, or opening with "and…", or pointing back ("that", "it"). */
 const LEANS_BACK = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|same for|in that case)\b/i;
@@ -40,7 +41,9 @@ export const followUpQuery = (message: string, earlier: readonly string[]): stri
 export const asksOfItsOwn = (message: string, together: readonly SearchHit[], alone: readonly SearchHit[]): boolean => {
   const own = new Set(terms(message));
   const held = (hit: SearchHit | undefined) => (hit ? [...passageTerms(hit.passage)].filter((w) => own.has(w)).length : 0);
-  return own.size >= 2 && held(together[0]) === 0 && held(alone[0]) >= 1;
+  // "and how quickly do you reply?" after the e-mail address: the subject's passage holds the time asked for in other words.
+  const answered = together[0] !== undefined && kindsAsked(message).some((kind) => holdsKind(together[0].passage.text, kind));
+  return own.size >= 2 && !answered && held(together[0]) === 0 && held(alone[0]) >= 1;
 };
 
 /** A follow-up that may ask of a subject of its own (asksOfItsOwn), whose words are then looked up alone too. */
