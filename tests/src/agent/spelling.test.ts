@@ -124,17 +124,23 @@ t.test('after an article changes, its words are the ones a slip is put right to'
 
 t.test("a customer's word for what the help centre names otherwise is put in the centre's words", async (t) => {
   const shop = new KnowledgeIndex();
-  shop.upsert(article('kb_1', 'Gift cards', 'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days.'));
+  shop.upsert(
+    article('kb_1', 'Gift cards', 'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online.'),
+  );
   const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
   t.strictSame(asked('Do your vouchers run out?'), 'Do your gift cards expire?');
   t.strictSame(asked('Can I bring my puppy?'), 'Can I bring my dog?');
   t.strictSame(asked('How do I get my money back?'), 'How do I get my refund?');
   t.strictSame(asked('When can I come and see my dog?'), 'When can I visit my dog?');
   t.strictSame(asked('Can I stop by on Sunday?'), 'Can I visit on Sunday?');
+  t.strictSame(asked('How do we sign up with you?'), 'How do we register with you?');
   t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');
   const both = new KnowledgeIndex();
   both.upsert(article('kb_2', 'Vouchers', 'Vouchers last a year. Gift cards never expire.'));
   t.strictSame(both.spellChecked('ws_r', 'Do vouchers run out?', { customerFacing: true }), 'Do vouchers expire?', 'its own word kept');
+  const signs = new KnowledgeIndex();
+  signs.upsert(article('kb_3', 'Newsletter', 'Sign up to the newsletter on the home page. Register for an account at checkout.'));
+  t.strictSame(signs.spellChecked('ws_r', 'Can I sign up at checkout?', { customerFacing: true }), 'Can I sign up at checkout?', 'a centre that says "sign"');
 });

@@ -35,14 +35,19 @@ const WORDS = new Map<string, readonly string[]>([
   ['cellphone', ['mobile', 'phone']],
 ]);
 
-/** Phrases the same way, the customer's words then the centre's: their words are too common to tell whether the centre uses the phrase. */
-const PHRASES: readonly [RegExp, readonly string[]][] = [
+/**
+ * Phrases the same way, the customer's words then the centre's. Their words are too common to
+ * tell whether the centre uses the phrase; where one word tells (a centre that says "sign" may
+ * say "sign up"), it is named third, and a centre that holds it keeps the customer's phrase.
+ */
+const PHRASES: readonly [RegExp, readonly string[], string?][] = [
   // "run out of" is a quantity used up, not an expiry.
   [/\b(?:run|runs|running|ran) out\b(?! of\b)/gi, ['expire']],
   [/\bmoney back\b/gi, ['refund']],
   [/\bpost code\b/gi, ['postal code', 'zip code', 'address']],
   // Coming to see someone (or somewhere) is visiting them; "drop in" is left out ("a drop in price").
   [/\b(?:come|came|coming) (?:and |to )?see\b|\b(?:pop|drop|stop) by\b/gi, ['visit']],
+  [/\bsign(?:s|ed|ing)? up\b/gi, ['register'], 'sign'],
 ];
 
 const heldIn = (phrase: string, holds: (word: string) => boolean) => phrase.split(/[^\p{L}]+/u).every(holds);
@@ -59,7 +64,8 @@ export const centreWordFor = (word: string, holds: (word: string) => boolean): s
 
 /** `message` with the customer's phrases in the centre's words, where the centre holds them. */
 export const inCentrePhrases = (message: string, holds: (word: string) => boolean): string =>
-  PHRASES.reduce((text, [pattern, other]) => {
+  PHRASES.reduce((text, [pattern, other, own]) => {
+    if (own !== undefined && holds(own)) return text;
     const alternative = other.find((o) => heldIn(o, holds));
     return alternative === undefined ? text : text.replace(pattern, alternative);
   }, message);
