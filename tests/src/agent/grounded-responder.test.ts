@@ -310,6 +310,25 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
   t.strictSame(answer.sources, ['Exporting your sales']);
 });
 
+t.test("a table's cell that says its column's name is not named again", async (t) => {
+  // Given a refund table whose cells say "refund" (an outsider's ferry centre: "Refund Full refund")
+  const passage = hit(
+    'art_refunds',
+    0,
+    'Cancellations and refunds',
+    null,
+    [
+      '| When you cancel | Refund | Fee |',
+      '|---|---|---|',
+      '| More than 7 days before departure | Full refund | £0 |',
+      '| Less than 24 hours before | No refund | £5 |',
+    ].join('\n'),
+    12,
+  );
+  const answer = await ask(question({ message: 'Do I get a refund if I cancel?', hits: [passage] }, { response_length: 'detailed', tone: 'casual' }));
+  t.strictSame(answer.messages, ['Hey! More than 7 days before departure: Full refund; Fee £0. Less than 24 hours before: No refund; Fee £5. Anything else?']);
+});
+
 t.test("numbered steps keep the article's order, whichever of them matched best", async (t) => {
   // Given install steps where the question's words sit in steps 2 and 3
   const steps = hit(

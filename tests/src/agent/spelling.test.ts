@@ -125,7 +125,11 @@ t.test('after an article changes, its words are the ones a slip is put right to'
 t.test("a customer's word for what the help centre names otherwise is put in the centre's words", async (t) => {
   const shop = new KnowledgeIndex();
   shop.upsert(
-    article('kb_1', 'Gift cards', 'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online.'),
+    article(
+      'kb_1',
+      'Gift cards',
+      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time.',
+    ),
   );
   const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
   t.strictSame(asked('Do your vouchers run out?'), 'Do your gift cards expire?');
@@ -134,6 +138,9 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   t.strictSame(asked('When can I come and see my dog?'), 'When can I visit my dog?');
   t.strictSame(asked('Can I stop by on Sunday?'), 'Can I visit on Sunday?');
   t.strictSame(asked('How do we sign up with you?'), 'How do we register with you?');
+  t.strictSame(asked('I want to quit — how much notice do I give?'), 'I want to cancel — how much notice do I give?');
+  t.strictSame(asked('How do I quit my membership?'), 'How do I cancel my membership?');
+  t.strictSame(asked('Should I quit my job?'), 'Should I quit my job?', 'nothing of the shop is quit');
   t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');

@@ -5,7 +5,8 @@
  * one meaning in a support question, written from general usage, not from any evaluation set's
  * articles; each is used only when the help centre never uses the customer's word and uses the
  * other (so a centre that sells both vouchers and gift cards keeps them apart). Words with another
- * everyday meaning are left out: "quit" (a job), "unsubscribe" (from e-mails), "package" (a plan).
+ * everyday meaning are left out: "unsubscribe" (from e-mails), "package" (a plan); "quit" only
+ * where nothing else is quit (a phrase, below).
  */
 const WORDS = new Map<string, readonly string[]>([
   ['voucher', ['gift card']],
@@ -48,6 +49,8 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
   // Coming to see someone (or somewhere) is visiting them; "drop in" is left out ("a drop in price").
   [/\b(?:come|came|coming) (?:and |to )?see\b|\b(?:pop|drop|stop) by\b/gi, ['visit']],
   [/\bsign(?:s|ed|ing)? up\b/gi, ['register'], 'sign'],
+  // Quitting with nothing after it, or quitting the service: "should I quit my job?" is no cancellation.
+  [/\bquit(?:ting)?\b(?=\s*(?:[.?!,;:—–-]|$)|\s+(?:my|the|our|your)\s+(?:membership|plan|subscription|contract|account)\b)/gi, ['cancel']],
 ];
 
 const heldIn = (phrase: string, holds: (word: string) => boolean) => phrase.split(/[^\p{L}]+/u).every(holds);

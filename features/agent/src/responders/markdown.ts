@@ -67,10 +67,18 @@ const cellsOf = (row: string): string[] =>
     .split('|')
     .map((c) => plain(c.trim()));
 
+/** Whether `cell` already says its column's name ("Full refund" under "Refund"): naming it again reads "Refund Full refund". */
+const saysItsName = (name: string, cell: string): boolean => new RegExp(`(?<!\\p{L})${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'iu').test(cell);
+
 /** A table row as a sentence, its cells named by the header's: `Plus: UK £4.49 per month; Canada CA$6.49 per month.` */
 const rowSentence = (header: string[], cells: string[]): string => {
   const [first, ...rest] = cells;
-  const named = rest.map((c, i) => (header[i + 1] ? `${header[i + 1]} ${c}` : c)).filter((c) => c.trim() !== '');
+  const named = rest
+    .map((c, i) => {
+      const name = header[i + 1];
+      return name && !saysItsName(name, c) ? `${name} ${c}` : c;
+    })
+    .filter((c) => c.trim() !== '');
   return sentenceEnd(`${first}: ${named.join('; ')}`);
 };
 
