@@ -202,6 +202,26 @@ t.test('a follow-up asking how soon is read with its subject when that subject h
   t.match(next.body.messages.join(' '), /2 working days/);
 });
 
+t.test("a question sharing words with two of its article's passages is about the product, not off-topic", async (t) => {
+  // Given a ferry's group fares (the seventeenth centre: "a walking club of 14" was declined as off-topic)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Ferries', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    {
+      id: kbId(116),
+      title: 'Group travel',
+      content:
+        'Groups of **10 or more foot passengers** travelling together get **15% off** standard fares.\n\n' +
+        '- Book at least 14 days before travel by emailing groups@ferries.example.\n- For every 20 paying passengers, the group leader travels free.',
+    },
+    { id: kbId(117), title: 'Children', content: 'Children under 16 must travel with an adult aged 18 or over. Children under 5 travel free.' },
+    { id: kbId(118), title: 'Luggage', content: 'Foot passengers can bring 2 bags of up to 23 kg each, plus one small bag.' },
+  ]);
+  await enableAgent(ws, { response_length: 'concise' });
+  const r = await ws.api.post('/agent/messages', { message: "we're a walking club of 14, any reduction if we all come together?" });
+  t.strictSame([r.status, r.body.sources], [200, ['Group travel']]);
+  t.match(r.body.messages[0], /15% off/);
+});
+
 t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
   // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });

@@ -83,10 +83,19 @@ const asks = (message: string) => message.trim().endsWith('?');
 /** A message telling of the customer's own case ("I forgot to pick my dinners this week."): not a request for a task. */
 const tellsOwn = (message: string) => /^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|my|we|we're|we’re|we've|we’ve|our)\s/i.test(message.trim());
 
+/**
+ * Words of the message in the article of the closest passage, or of the best-ranked one, as far
+ * as search found it ("a walking club of 14…together": two passages of the group fares' article,
+ * whose words a children's passage closer by meaning does not hold).
+ */
 const sharedWithClosest = (message: string, hits: readonly SearchHit[]): number => {
-  const best = hits.reduce((a, b) => ((b.similarity ?? -1) > (a.similarity ?? -1) ? b : a));
-  const own = passageTerms(best.passage);
-  return new Set(terms(message).filter((w) => own.has(w))).size;
+  const closest = hits.reduce((a, b) => ((b.similarity ?? -1) > (a.similarity ?? -1) ? b : a));
+  const asked = new Set(terms(message));
+  const shared = (articleId: string) => {
+    const own = new Set(hits.filter((h) => h.passage.articleId === articleId).flatMap((h) => [...passageTerms(h.passage)]));
+    return [...asked].filter((w) => own.has(w)).length;
+  };
+  return Math.max(shared(closest.passage.articleId), shared(hits[0].passage.articleId));
 };
 
 /** Who answers: the agent's name, unless it is still the default one ("I'm AI Agent" says nothing). */
