@@ -50,7 +50,10 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
   [/\b(?:come|came|coming) (?:and |to )?see\b|\b(?:pop|drop|stop) by\b/gi, ['visit']],
   [/\bsign(?:s|ed|ing)? up\b/gi, ['register'], 'sign'],
   // Ringing a person or a number is calling them ("who do I ring?"), not a ring (a light, a bell).
-  [/\b(?:ring|ringing|rang)\b(?=\s+(?:you|us|them|someone|somebody|anyone|the (?:office|clinic|shop|team|number|line)|\d|[?.!]|$))|(?<=\b(?:who|which number|what number) (?:do|should|can|could) (?:i|we) )ring\b/gi, ['call']],
+  [
+    /\b(?:ring|ringing|rang)\b(?=\s+(?:you|us|them|someone|somebody|anyone|the (?:office|clinic|shop|team|number|line)|\d|[?.!]|$))|(?<=\b(?:who|which number|what number) (?:do|should|can|could) (?:i|we) )ring\b/gi,
+    ['call'],
+  ],
   [/\b(?:a )?bite to eat\b/gi, ['food']],
   // Quitting with nothing after it, or quitting the service: "should I quit my job?" is no cancellation.
   [/\bquit(?:ting)?\b(?=\s*(?:[.?!,;:—–-]|$)|\s+(?:my|the|our|your)\s+(?:membership|plan|subscription|contract|account)\b)/gi, ['cancel']],
