@@ -128,7 +128,7 @@ t.test("a customer's word for what the help centre names otherwise is put in the
     article(
       'kb_1',
       'Gift cards',
-      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online.',
+      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online. Exchange an item in store.',
     ),
   );
   const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
@@ -145,6 +145,7 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   t.strictSame(asked('Can I ring you on Sunday?'), 'Can I call you on Sunday?');
   t.strictSame(asked('The ring on my hub is flashing.'), 'The ring on my hub is flashing.', 'a ring, not a call');
   t.strictSame(asked('Can I grab a bite to eat?'), 'Can I grab food?');
+  t.strictSame(asked('Can I swap my order?'), 'Can I exchange my order?');
   t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');

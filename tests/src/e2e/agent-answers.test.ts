@@ -222,6 +222,34 @@ t.test("a question sharing words with two of its article's passages is about the
   t.match(r.body.messages[0], /15% off/);
 });
 
+t.test('a follow-up asking to swap instead is answered from the changes, in the words the articles use', async (t) => {
+  // Given a ferry's cancellations and changes (the seventeenth centre: "swap the date" read alone was declined, so the refunds answered it)
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Sailings', workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, [
+    {
+      id: kbId(119),
+      title: 'Cancellations and refunds',
+      content:
+        'You can cancel a booking in Manage My Booking.\n\n| When you cancel | Refund |\n|---|---|\n| More than 7 days before departure | Full refund |\n' +
+        '| Less than 24 hours before departure | No refund |\n\nRefunds go back to the card you paid with within 10 working days.',
+    },
+    {
+      id: kbId(120),
+      title: 'Changing a booking',
+      content:
+        '1. Open Manage My Booking and sign in with your booking reference.\n2. Choose Change sailing.\n3. Pick the new date or time and confirm.\n\n' +
+        'Changes are free up to 48 hours before departure. After that, a change fee of £10 per booking applies.',
+    },
+    { id: kbId(121), title: 'Complaints', content: 'If you are not happy with our answer to a complaint, you can refer it to the Ferry Ombudsman.' },
+  ]);
+  await enableAgent(ws, { response_length: 'balanced' });
+  const first = await ws.api.post('/agent/messages', { message: 'how do I cancel my booking and when will the refund show up?' });
+  t.strictSame(first.body.sources, ['Cancellations and refunds']);
+  const next = await ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: "and if I'd rather just swap the date instead?" });
+  t.strictSame(next.body.sources, ['Changing a booking']);
+  t.match(next.body.messages.join(' '), /free up to 48 hours/);
+});
+
 t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
   // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });

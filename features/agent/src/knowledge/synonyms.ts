@@ -28,6 +28,7 @@ const WORDS = new Map<string, readonly string[]>([
   ['picture', ['photo']],
   ['pictures', ['photos']],
   ['bicycle', ['bike']],
+  ['swap', ['exchange', 'change']],
   ['membership', ['subscription']],
   ['subscription', ['membership']],
   ['expiry', ['expire', 'expiration']],
