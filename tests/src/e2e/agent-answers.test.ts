@@ -6,6 +6,14 @@ import { tenant } from '../support/workspace';
 // What a reply holds, as a customer reads it (with the embedding model, as `npm start` runs).
 
 const e2e = serviceFixture({ tenant: { name: 'Answers' } });
+
+/** A workspace of its own holding `articles`, its agent enabled with `settings`. */
+const helpCentre = async (name: string, articles: Parameters<typeof importArticles>[2], settings: Parameters<typeof enableAgent>[1]) => {
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name, workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, articles);
+  await enableAgent(ws, settings);
+  return ws;
+};
 const ARTICLES = [
   {
     id: kbId(71),
@@ -80,17 +88,23 @@ t.test("a customer's word for what the articles name otherwise finds their artic
 
 t.test('coming to see someone is asked as visiting them', async (t) => {
   // Given a clinic's visiting hours beside articles on other vets and their records (the sixteenth centre)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Clinic', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    { id: kbId(110), title: 'Hospital stays and visiting', content: 'You can visit your pet between 14:00 and 16:00 every day. Visits last up to 20 minutes.' },
-    {
-      id: kbId(111),
-      title: 'Registering a new pet',
-      content: 'If your pet was with another vet, we will request their records, which usually takes up to 7 days.',
-    },
-    { id: kbId(112), title: 'Microchipping', content: 'Microchipping is a legal requirement for dogs from 8 weeks of age.' },
-  ]);
-  await enableAgent(ws, { response_length: 'concise' });
+  const ws = await helpCentre(
+    'Clinic',
+    [
+      {
+        id: kbId(110),
+        title: 'Hospital stays and visiting',
+        content: 'You can visit your pet between 14:00 and 16:00 every day. Visits last up to 20 minutes.',
+      },
+      {
+        id: kbId(111),
+        title: 'Registering a new pet',
+        content: 'If your pet was with another vet, we will request their records, which usually takes up to 7 days.',
+      },
+      { id: kbId(112), title: 'Microchipping', content: 'Microchipping is a legal requirement for dogs from 8 weeks of age.' },
+    ],
+    { response_length: 'concise' },
+  );
   const r = await ws.api.post('/agent/messages', { message: 'My dog has been at yours since Tuesday, when am I allowed to come and see him?' });
   t.strictSame([r.status, r.body.sources[0]], [200, 'Hospital stays and visiting']);
   t.match(r.body.messages[0], /between 14:00 and 16:00/);
@@ -176,23 +190,25 @@ t.test('a follow-up in form only that names a subject of its own is answered fro
 
 t.test('a follow-up asking how soon is read with its subject when that subject holds a time', async (t) => {
   // Given a clinic's contact article (the sixteenth centre: "how quickly do you reply?" after asking for the e-mail address)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Vets', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    {
-      id: kbId(113),
-      title: 'Contacting us',
-      content:
-        '## Phone\nCall 0113 555 0100 during opening hours.\n\n## Email\nEmail hello@vets.example. We answer emails within 2 working days.\n\n' +
-        '## Complaints\nSend complaints to the practice manager at complaints@vets.example. We reply within 10 working days.',
-    },
-    {
-      id: kbId(114),
-      title: 'Booking an appointment',
-      content: 'Open the app and pick a vet and a time slot, then confirm. Standard consultations last 15 minutes. You can book up to 6 weeks ahead.',
-    },
-    { id: kbId(115), title: 'Repeat medication', content: 'Order repeat medication in the app at least 48 hours before you need to collect it.' },
-  ]);
-  await enableAgent(ws, { response_length: 'concise' });
+  const ws = await helpCentre(
+    'Vets',
+    [
+      {
+        id: kbId(113),
+        title: 'Contacting us',
+        content:
+          '## Phone\nCall 0113 555 0100 during opening hours.\n\n## Email\nEmail hello@vets.example. We answer emails within 2 working days.\n\n' +
+          '## Complaints\nSend complaints to the practice manager at complaints@vets.example. We reply within 10 working days.',
+      },
+      {
+        id: kbId(114),
+        title: 'Booking an appointment',
+        content: 'Open the app and pick a vet and a time slot, then confirm. Standard consultations last 15 minutes. You can book up to 6 weeks ahead.',
+      },
+      { id: kbId(115), title: 'Repeat medication', content: 'Order repeat medication in the app at least 48 hours before you need to collect it.' },
+    ],
+    { response_length: 'concise' },
+  );
   const first = await ws.api.post('/agent/messages', { message: 'how do I get in touch with you by email?' });
   t.strictSame(first.body.sources, ['Contacting us']);
   // When the next message asks how soon, with no word of the e-mail passage
@@ -204,19 +220,21 @@ t.test('a follow-up asking how soon is read with its subject when that subject h
 
 t.test("a question sharing words with two of its article's passages is about the product, not off-topic", async (t) => {
   // Given a ferry's group fares (the seventeenth centre: "a walking club of 14" was declined as off-topic)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Ferries', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    {
-      id: kbId(116),
-      title: 'Group travel',
-      content:
-        'Groups of **10 or more foot passengers** travelling together get **15% off** standard fares.\n\n' +
-        '- Book at least 14 days before travel by emailing groups@ferries.example.\n- For every 20 paying passengers, the group leader travels free.',
-    },
-    { id: kbId(117), title: 'Children', content: 'Children under 16 must travel with an adult aged 18 or over. Children under 5 travel free.' },
-    { id: kbId(118), title: 'Luggage', content: 'Foot passengers can bring 2 bags of up to 23 kg each, plus one small bag.' },
-  ]);
-  await enableAgent(ws, { response_length: 'concise' });
+  const ws = await helpCentre(
+    'Ferries',
+    [
+      {
+        id: kbId(116),
+        title: 'Group travel',
+        content:
+          'Groups of **10 or more foot passengers** travelling together get **15% off** standard fares.\n\n' +
+          '- Book at least 14 days before travel by emailing groups@ferries.example.\n- For every 20 paying passengers, the group leader travels free.',
+      },
+      { id: kbId(117), title: 'Children', content: 'Children under 16 must travel with an adult aged 18 or over. Children under 5 travel free.' },
+      { id: kbId(118), title: 'Luggage', content: 'Foot passengers can bring 2 bags of up to 23 kg each, plus one small bag.' },
+    ],
+    { response_length: 'concise' },
+  );
   const r = await ws.api.post('/agent/messages', { message: "we're a walking club of 14, any reduction if we all come together?" });
   t.strictSame([r.status, r.body.sources], [200, ['Group travel']]);
   t.match(r.body.messages[0], /15% off/);
@@ -224,25 +242,27 @@ t.test("a question sharing words with two of its article's passages is about the
 
 t.test('a follow-up asking to swap instead is answered from the changes, in the words the articles use', async (t) => {
   // Given a ferry's cancellations and changes (the seventeenth centre: "swap the date" read alone was declined, so the refunds answered it)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Sailings', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    {
-      id: kbId(119),
-      title: 'Cancellations and refunds',
-      content:
-        'You can cancel a booking in Manage My Booking.\n\n| When you cancel | Refund |\n|---|---|\n| More than 7 days before departure | Full refund |\n' +
-        '| Less than 24 hours before departure | No refund |\n\nRefunds go back to the card you paid with within 10 working days.',
-    },
-    {
-      id: kbId(120),
-      title: 'Changing a booking',
-      content:
-        '1. Open Manage My Booking and sign in with your booking reference.\n2. Choose Change sailing.\n3. Pick the new date or time and confirm.\n\n' +
-        'Changes are free up to 48 hours before departure. After that, a change fee of £10 per booking applies.',
-    },
-    { id: kbId(121), title: 'Complaints', content: 'If you are not happy with our answer to a complaint, you can refer it to the Ferry Ombudsman.' },
-  ]);
-  await enableAgent(ws, { response_length: 'balanced' });
+  const ws = await helpCentre(
+    'Sailings',
+    [
+      {
+        id: kbId(119),
+        title: 'Cancellations and refunds',
+        content:
+          'You can cancel a booking in Manage My Booking.\n\n| When you cancel | Refund |\n|---|---|\n| More than 7 days before departure | Full refund |\n' +
+          '| Less than 24 hours before departure | No refund |\n\nRefunds go back to the card you paid with within 10 working days.',
+      },
+      {
+        id: kbId(120),
+        title: 'Changing a booking',
+        content:
+          '1. Open Manage My Booking and sign in with your booking reference.\n2. Choose Change sailing.\n3. Pick the new date or time and confirm.\n\n' +
+          'Changes are free up to 48 hours before departure. After that, a change fee of £10 per booking applies.',
+      },
+      { id: kbId(121), title: 'Complaints', content: 'If you are not happy with our answer to a complaint, you can refer it to the Ferry Ombudsman.' },
+    ],
+    { response_length: 'balanced' },
+  );
   const first = await ws.api.post('/agent/messages', { message: 'how do I cancel my booking and when will the refund show up?' });
   t.strictSame(first.body.sources, ['Cancellations and refunds']);
   const next = await ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: "and if I'd rather just swap the date instead?" });
@@ -252,18 +272,20 @@ t.test('a follow-up asking to swap instead is answered from the changes, in the 
 
 t.test('a paragraph that is only a link or an image answers no question it shares no word with', async (t) => {
   // Given a help centre whose password article ends in a bare link and a bare image (a newcomer's trial)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Links', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    { id: kbId(81), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
-    {
-      id: kbId(82),
-      title: 'Resetting your password',
-      content:
-        'To reset your password, click **Forgot password** on the sign-in page and follow the link we e-mail you. The link is valid for 1 hour.\n\n' +
-        'See [the sign-in help](https://acme.example/help/signin).\n\n![Sign-in page](https://acme.example/img/signin.png)',
-    },
-  ]);
-  await enableAgent(ws, { escalation: { enabled: true } });
+  const ws = await helpCentre(
+    'Links',
+    [
+      { id: kbId(81), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
+      {
+        id: kbId(82),
+        title: 'Resetting your password',
+        content:
+          'To reset your password, click **Forgot password** on the sign-in page and follow the link we e-mail you. The link is valid for 1 hour.\n\n' +
+          'See [the sign-in help](https://acme.example/help/signin).\n\n![Sign-in page](https://acme.example/img/signin.png)',
+      },
+    ],
+    { escalation: { enabled: true } },
+  );
   for (const message of ['Is there a student discount?', 'Do you sell bicycles?']) {
     // When a question the help centre cannot answer is asked
     const r = await ws.api.post('/agent/messages', { message });
@@ -290,12 +312,14 @@ t.test('a paragraph that is only a link or an image answers no question it share
 
 t.test('a yes-or-no question to the business on something no article names is handed over, not declined as off-topic', async (t) => {
   // Given a help centre with no word on delivery, and escalation on (a newcomer's trial)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Tiny', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    { id: kbId(91), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
-    { id: kbId(92), title: 'Returns', content: 'You can return an unused item within 30 days of delivery for a full refund.' },
-  ]);
-  await enableAgent(ws, { escalation: { enabled: true } });
+  const ws = await helpCentre(
+    'Tiny',
+    [
+      { id: kbId(91), title: 'Gift cards', content: 'Gift cards never expire. Gift cards cannot be exchanged for cash.' },
+      { id: kbId(92), title: 'Returns', content: 'You can return an unused item within 30 days of delivery for a full refund.' },
+    ],
+    { escalation: { enabled: true } },
+  );
   // When the customer asks whether it delivers to a country, near as that is to questions about the country
   const r = await ws.api.post('/agent/messages', { message: 'Do you deliver to Australia?' });
   // Then a person takes it over as a question the articles cannot answer
@@ -311,12 +335,14 @@ t.test('a yes-or-no question to the business on something no article names is ha
 
 t.test('a deal for a group is answered only where an article ties the group to a deal or a price', async (t) => {
   // Given a course that names its students only in its class size, and a deal for members (the fifteenth centre)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Studio', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    { id: kbId(101), title: 'Beginner course', content: '## Price\n\nThe course costs £245.\n\n## Class size\n\nThere are at most 8 students on a course.' },
-    { id: kbId(102), title: 'Clay shop', content: 'We sell clay and tools. Members get 10% off clay.' },
-  ]);
-  await enableAgent(ws, {});
+  const ws = await helpCentre(
+    'Studio',
+    [
+      { id: kbId(101), title: 'Beginner course', content: '## Price\n\nThe course costs £245.\n\n## Class size\n\nThere are at most 8 students on a course.' },
+      { id: kbId(102), title: 'Clay shop', content: 'We sell clay and tools. Members get 10% off clay.' },
+    ],
+    {},
+  );
   const student = await ws.api.post('/agent/messages', { message: 'Is there a student discount on the beginner course?' });
   t.strictSame([student.status, student.body.sources], [200, []]);
   const member = await ws.api.post('/agent/messages', { message: 'Do members get a discount on clay?' });
@@ -325,18 +351,20 @@ t.test('a deal for a group is answered only where an article ties the group to a
 
 t.test('a customer telling of their own case is answered from the articles, not declined as off-topic', async (t) => {
   // Given a meal-kit help centre (its recipe-picking article from tests/fixtures/eval's FreshCrate)
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Meals', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    {
-      id: kbId(95),
-      title: 'Choosing your weekly recipes',
-      content:
-        'Every week our chefs put together a menu of 30 recipes.\n\n## Pick your meals\n1. Open the app.\n2. Go to **Menu** and select the delivery week.\n' +
-        '3. Tap **Add** on the recipes you want.\n4. Tap **Save selection**. You can change your picks as often as you like until the weekly cut-off.\n\n' +
-        "## If you don't choose\nIf you have not picked your meals by the cut-off, we fill your box with **Chef's Choice**: recipes selected for you.",
-    },
-  ]);
-  await enableAgent(ws, {});
+  const ws = await helpCentre(
+    'Meals',
+    [
+      {
+        id: kbId(95),
+        title: 'Choosing your weekly recipes',
+        content:
+          'Every week our chefs put together a menu of 30 recipes.\n\n## Pick your meals\n1. Open the app.\n2. Go to **Menu** and select the delivery week.\n' +
+          '3. Tap **Add** on the recipes you want.\n4. Tap **Save selection**. You can change your picks as often as you like until the weekly cut-off.\n\n' +
+          "## If you don't choose\nIf you have not picked your meals by the cut-off, we fill your box with **Chef's Choice**: recipes selected for you.",
+      },
+    ],
+    {},
+  );
   // When the customer says what happened, in words close to asking what to cook
   const r = await ws.api.post('/agent/messages', { message: 'I totally forgot to pick my dinners this week.' });
   // Then it is answered from the article
@@ -373,17 +401,19 @@ t.test('a change no article announces, or a deal for someone no article names, i
 
 t.test('the cheapest (or the most expensive) of a price list is its entry with the lowest (or highest) price', async (t) => {
   // Given plans listed with their prices and what each covers (an outsider's storage centre: "the cheapest cover")
-  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Storage', workspaceArgs: ['--credits', '100'] });
-  await importArticles(e2e.dir, ws, [
-    {
-      id: kbId(103),
-      title: 'Protection plans',
-      content:
-        'Every unit must be covered by a protection plan.\n\n## Plus: $24 per month\nCovers up to $5,000 of belongings.\n\n' +
-        '## Basic: $12 per month\nCovers up to $2,000 of belongings.\n\n## Premium: $39 per month\nCovers up to $10,000 of belongings.',
-    },
-  ]);
-  await enableAgent(ws, { response_length: 'concise' });
+  const ws = await helpCentre(
+    'Storage',
+    [
+      {
+        id: kbId(103),
+        title: 'Protection plans',
+        content:
+          'Every unit must be covered by a protection plan.\n\n## Plus: $24 per month\nCovers up to $5,000 of belongings.\n\n' +
+          '## Basic: $12 per month\nCovers up to $2,000 of belongings.\n\n## Premium: $39 per month\nCovers up to $10,000 of belongings.',
+      },
+    ],
+    { response_length: 'concise' },
+  );
   const cheapest = await ws.api.post('/agent/messages', { message: "What's the cheapest protection plan?" });
   t.strictSame([cheapest.status, cheapest.body.sources], [200, ['Protection plans']]);
   t.match(cheapest.body.messages[0], /Basic: \$12 per month/);
