@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminJson } from './service';
 import { until } from './wait';
-import { Tenant } from './workspace';
+import { Tenant, tenant } from './workspace';
 
 /** A knowledge base article id: `kb_` + a well-formed ULID body. */
 export const kbId = (n: number) => `kb_01J${String(n).padStart(23, '0')}`;
@@ -30,4 +30,12 @@ export const enableAgent = async (ws: Tenant, extra: object = {}) => {
   const r = await ws.api.patch('/agent', { is_enabled: true, deployed_channels: { api: true }, ...extra });
   if (r.status !== 200) throw new Error(`PATCH /agent failed: ${r.status} ${r.text}`);
   return r.body;
+};
+
+/** A workspace of its own on the test's service, holding `articles`, its agent enabled with `settings`. */
+export const helpCentre = async (e2e: { svc: { baseUrl: string }; dir: string }, name: string, articles: object[], settings: object): Promise<Tenant> => {
+  const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name, workspaceArgs: ['--credits', '100'] });
+  await importArticles(e2e.dir, ws, articles);
+  await enableAgent(ws, settings);
+  return ws;
 };
