@@ -128,7 +128,7 @@ t.test("a customer's word for what the help centre names otherwise is put in the
     article(
       'kb_1',
       'Gift cards',
-      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online. Exchange an item in store.',
+      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online. Exchange an item in store. Lost items are kept for 30 days. In bad weather we may close. Residents get 10% off.',
     ),
   );
   const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
@@ -146,6 +146,12 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   t.strictSame(asked('The ring on my hub is flashing.'), 'The ring on my hub is flashing.', 'a ring, not a call');
   t.strictSame(asked('Can I grab a bite to eat?'), 'Can I grab food?');
   t.strictSame(asked('Can I swap my order?'), 'Can I exchange my order?');
+  t.strictSame(asked('Are you open in a storm?'), 'Are you open in a weather?');
+  t.strictSame(asked('Any deal for locals?'), 'Any deal for residents?');
+  t.strictSame(asked('I left my jacket on the bus, can I get it back?'), 'I lost my jacket on the bus, can I get it back?');
+  t.strictSame(asked('I forgot my reading glasses at the till'), 'I lost my reading glasses at the till');
+  t.strictSame(asked('I left a review on your site'), 'I left a review on your site', "not one's own thing left behind");
+  t.strictSame(asked('I left my job last week'), 'I left my job last week', 'left, not left somewhere');
   t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');

@@ -35,6 +35,16 @@ const WORDS = new Map<string, readonly string[]>([
   ['expiration', ['expire', 'expiry']],
   ['telephone', ['phone']],
   ['cellphone', ['mobile', 'phone']],
+  // Bad weather by its kind: a centre that has a weather policy rarely names every storm.
+  ['storm', ['weather']],
+  ['storms', ['weather']],
+  ['stormy', ['weather']],
+  ['gale', ['weather']],
+  ['gales', ['weather']],
+  ['snowstorm', ['weather']],
+  ['blizzard', ['weather']],
+  ['hurricane', ['weather']],
+  ['locals', ['residents']],
 ]);
 
 /**
@@ -56,6 +66,9 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
     ['call'],
   ],
   [/\b(?:a )?bite to eat\b/gi, ['food']],
+  // Something of one's own left or forgotten somewhere is lost property: "I left my jacket on the ferry"
+  // ("I left a review on…" is not).
+  [/\b(?:left|forgot|forgotten)\b(?=\s+(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:on|in|at|behind)\b)/giu, ['lost']],
   // Quitting with nothing after it, or quitting the service: "should I quit my job?" is no cancellation.
   [/\bquit(?:ting)?\b(?=\s*(?:[.?!,;:—–-]|$)|\s+(?:my|the|our|your)\s+(?:membership|plan|subscription|contract|account)\b)/gi, ['cancel']],
 ];
