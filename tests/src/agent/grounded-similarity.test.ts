@@ -151,3 +151,48 @@ t.test("another article's sentence answers only when it is about as close as the
   const both = await balanced({ message: 'Tell me about the mid-tier option', hits: [PLANS, returns], similarity: near(0.895), passagesOf });
   t.strictSame(both.sources, ['Plans and pricing', 'Returns']);
 });
+
+t.test('a sentence whose subject is a pronoun shares the words of what it stands for', async (t) => {
+  const balanced = (q: Omit<Question, 'settings' | 'history'>) =>
+    responder.answer({ settings: { ...settings, response_length: 'balanced' }, history: [], ...q });
+  // Given a cancellation table ranked first, and a refunds article whose time is told of "they" (an outsider's pottery studio)
+  const TABLE = {
+    ...hit('art_cancel', 0, 'Cancelling a class', null, 'More than 72 hours before the class: you get it all. Less than 24 hours before: nothing.', 9),
+    similarity: 0.9,
+  };
+  const REFUNDS = {
+    ...hit('art_refunds', 0, 'Payments', null, 'Refunds go back to the card you paid with. They reach your account within 10 working days.', 8),
+    similarity: 0.89,
+  };
+  const similarity = async (texts: readonly string[]) => texts.map((s) => (s.includes('72 hours') ? 0.92 : s.includes('They reach') ? 0.9 : 0.8));
+  // When asked how long refunds take
+  const answer = await balanced({ message: 'How long do refunds take?', hits: [TABLE, REFUNDS], similarity });
+  // Then "They reach your account…" shares "refunds" with the sentence before it: it answers, with that sentence
+  t.strictSame(answer.sources, ['Cancelling a class', 'Payments']);
+  t.match(answer.messages[1], /^Refunds go back to the card you paid with\. They reach your account within 10 working days\./);
+  // And at the start of its passage, it shares the title's words
+  const OWN = { ...hit('art_refunds', 1, 'Refunds', null, 'They reach your account within 10 working days.', 8), similarity: 0.89 };
+  const alone = await balanced({ message: 'How long do refunds take?', hits: [TABLE, OWN], similarity });
+  t.strictSame(alone.sources, ['Cancelling a class', 'Refunds']);
+});
+
+t.test('a percentage is an amount of money beside a word of price, not a humidity', async (t) => {
+  // Given a humidity and a price, the humidity closer to the question
+  const CLIMATE = {
+    ...hit('art_climate', 0, 'Climate control', null, 'Units stay below 55% humidity. Climate control costs $30 a month more.', 9),
+    similarity: 0.9,
+  };
+  const humid = async (texts: readonly string[]) => texts.map((s) => (s.includes('humidity') ? 0.89 : 0.85));
+  // When asked concisely how much extra it is, then the one bubble holds the price
+  const price = await ask({ message: 'How much extra is climate control?', hits: [CLIMATE], similarity: humid });
+  t.strictSame(price.messages, ['Hi there! Climate control costs $30 a month more.']);
+  // Given a discount in percent beside a sentence about as close without a number
+  const ISLANDERS = {
+    ...hit('art_islanders', 0, 'Islanders', null, 'The card is for people who live on the islands. Card holders get 40% off fares.', 9),
+    similarity: 0.9,
+  };
+  const closer = async (texts: readonly string[]) => texts.map((s) => (s.includes('40%') ? 0.85 : 0.855));
+  // When asked what the islander card saves, then the one bubble holds the percentage alone
+  const saving = await ask({ message: 'How much does the islander card save me?', hits: [ISLANDERS], similarity: closer });
+  t.strictSame(saving.messages, ['Hi there! Card holders get 40% off fares.']);
+});

@@ -19,8 +19,11 @@ const ASKS: [AnswerKind, RegExp][] = [
   ['quantity', /\b(?:how many|how much (?:storage|space|data)|how (?:big|large|long can)|maximum|max|limit|at most|up to)\b/i],
 ];
 
+/** A percentage is an amount of money beside a word of price ("15% off", "a 3% fee"), not a humidity or a battery level. */
+const PRICED = String.raw`\b(?:off|discount|discounts|discounted|fee|fees|refund|refunded|surcharge|commission|interest|cashback|back|vat|tax|deposit|price|prices|fare|fares|cost|costs|charge|charged|save|saving|savings|cheaper|rate)\b`;
+
 const HOLDS: Record<AnswerKind, RegExp> = {
-  money: /[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢%]|eur|usd|gbp|cad|cents?)\b|\d\s?%|\bfree\b/i,
+  money: new RegExp(String.raw`[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢]|eur|usd|gbp|cad|cents?)\b|\bfree\b|\d\s?%(?=.*${PRICED})|(?<=${PRICED}.*)\d\s?%`, 'i'),
   duration:
     /\b\d+(?:[.,]\d+)?\s*(?:[–-]\s*\d+\s*)?(?:seconds?|minutes?|hours?|days?|(?:business|working|calendar) days?|weeks?|months?|years?)\b|\b(?:hourly|daily|weekly|monthly|yearly|annually|instantly|immediately|every \w+)\b/i,
   quantity: /\d/,

@@ -42,6 +42,10 @@ export const interleave = (choices: readonly { chosen: Chunk[] }[], bubbles: num
 
 /** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
 export const CONTINUES = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
+/** A sentence whose subject is a pronoun: what it is about was named before it. */
+export const PRONOUN_SUBJECT = /^(?:it|this|that|these|those|they)\b/i;
+/** A sentence that is itself a question. */
+export const asksItself = (unit: Unit): boolean => unit.text.trimEnd().endsWith('?');
 
 /** Units into bubbles of at most UNITS_PER_BUBBLE, each after the first only while the bubble stays short. */
 export const chunk = (units: Unit[]): Unit[][] => {

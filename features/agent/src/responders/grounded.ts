@@ -6,7 +6,7 @@ import { extremeEntries, holdsKind, kindsAsked } from './answer-type';
 import { judgeHits, relevantHits } from './relevance';
 import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
-import { BUBBLES, chunk, type Chunk, CONTINUES, interleave } from './bubbles';
+import { asksItself, BUBBLES, chunk, type Chunk, CONTINUES, interleave, PRONOUN_SUBJECT } from './bubbles';
 import { quickReplyFor, WORDING } from './wording';
 import { languageOf, wordsFor } from './languages';
 
@@ -19,7 +19,8 @@ import { languageOf, wordsFor } from './languages';
  *   with the embedding model, a sentence's score is its similarity to the question (read after
  *   its section's heading), plus a little for the question's words it shares and for holding
  *   the kind of answer asked for (answer-type.ts: an amount for "how much", a duration for "how
- *   long"), and the sentences within UNIT_MARGIN of the best are the "matching" ones; without
+ *   long"; a sentence opening with a pronoun shares the words of the one before it, or of the
+ *   title), and the sentences within UNIT_MARGIN of the best are the "matching" ones; without
  *   it, the sentences sharing question terms are (when none does, the passage matched by its
  *   title or heading and its first sentence stands in);
  * - sentences are picked while they fit in the bubbles `response_length` allows (1 concise, 2
@@ -142,7 +143,9 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
 
   const asked = new Set(terms(question.message));
   const kinds = kindsAsked(question.message);
-  const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q)).length;
+  // A sentence whose subject is a pronoun ("They cost $30 more") shares the words of what it stands for: the sentence before, or the title.
+  const standsFor = new Map<Unit, Set<string>>();
+  const overlap = (u: Unit) => [...asked].filter((q) => u.terms.has(q) || standsFor.get(u)?.has(q)).length;
   const kindShare = (u: Unit) => (kinds.length ? kinds.filter((k) => holdsKind(u.text, k)).length / kinds.length : 0);
   const score = (u: Unit) =>
     scores
@@ -154,6 +157,7 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   relevant.forEach((hit, rank) => {
     const units = unitsOf(hit.passage);
     for (const unit of units) {
+      if (PRONOUN_SUBJECT.test(unit.text)) standsFor.set(unit, units[unit.index - 1]?.terms ?? new Set(terms(hit.passage.title)));
       // A question closing its passage has no answer here: never shown, nor the best the others are measured by.
       if (asksItself(unit) && unit === units[units.length - 1]) continue;
       const key = unit.text.toLowerCase();
@@ -206,9 +210,6 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const chosen = layout(picked);
   return chosen.length === 0 ? null : { chosen, judged, relevant };
 };
-
-/** A sentence that is itself a question. */
-const asksItself = (unit: Unit): boolean => unit.text.trimEnd().endsWith('?');
 
 /** A sentence that may be chosen, with its passage and that passage's rank among the relevant ones (-1: the price list's entry asked for). */
 interface Pick {
