@@ -80,3 +80,32 @@ t.test('the cheapest (or the most expensive) of a price list is its entry with t
   const told = await ws.api.post('/agent/messages', { message: "I'm on the cheapest plan. How much does the Premium plan cover?" });
   t.match(told.body.messages[0], /Premium: \$39 per month\. Covers up to \$10,000/);
 });
+
+t.test('a price told of "they" answers how much extra, not the humidity beside it', async (t) => {
+  // Given a storage company's sizes and its climate-controlled units (the tuning half's VaultNest)
+  const ws = await helpCentre(
+    e2e,
+    'Storage',
+    [
+      {
+        id: kbId(130),
+        title: 'Unit sizes and monthly prices',
+        content:
+          'We rent four unit sizes.\n\n## Locker 3x4: $29 per month\nA locker holds about 12 moving boxes.\n\n## Small 5x5: $39 per month\nAbout the size of a walk-in closet.\n\n' +
+          '## Medium 10x10: $119 per month\nFits a one-bedroom apartment.',
+      },
+      {
+        id: kbId(131),
+        title: 'Climate-controlled units',
+        content:
+          'Climate-controlled units are kept between 55°F and 80°F all year round, with humidity below 55%.\n\n' +
+          'They cost $30 per month more than a standard unit of the same size.\n\nWe recommend climate control for wooden furniture and electronics.',
+      },
+    ],
+    {},
+  );
+  // When asked the price of a size and what climate control adds
+  const r = await ws.api.post('/agent/messages', { message: 'How much is a 5x5 unit, and how much extra is climate control?' });
+  // Then both prices are told
+  t.strictSame([r.status, /\$39/.test(r.body.messages.join(' ')), /\$30 per month more/.test(r.body.messages.join(' '))], [200, true, true]);
+});
