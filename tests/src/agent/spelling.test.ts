@@ -114,6 +114,16 @@ t.test('shorthand is spelt out when the help centre spells it out', async (t) =>
   t.strictSame(amex.spellChecked('ws_r', 'Do you take Amex?', { customerFacing: true }), 'Do you take Amex?', 'its own word');
 });
 
+t.test('a slip in a question word is put right, in English only', async (t) => {
+  const app = new KnowledgeIndex();
+  app.upsert(article('kb_1', 'The app', 'The app needs iOS 16 or Android 11. A keypad locks after 5 wrong codes.'));
+  const asked = (text: string) => app.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(asked('wich android version do I need for the app'), 'which android version do I need for the app');
+  t.strictSame(asked('Hw many wrong codes lock the keypad?'), 'How many wrong codes lock the keypad?', 'its capital kept');
+  t.strictSame(asked('Wen kann ich anrufen, und wie lange dauert es?'), 'Wen kann ich anrufen, und wie lange dauert es?', 'a German word');
+  t.strictSame(asked('Write to wat@shop.example'), 'Write to wat@shop.example', 'an address');
+});
+
 t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
   const changing = new KnowledgeIndex();
   changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));

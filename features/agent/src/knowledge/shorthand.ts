@@ -57,3 +57,27 @@ export const spelledOut = (word: string, holds: (word: string) => boolean): stri
   if (long === undefined || holds(word)) return null;
   return long.split(/[^\p{L}]+/u).every(holds) ? long : null;
 };
+
+/**
+ * Slips in the words a question opens with ("wich version do I need?", "hw many pins?", "wat does
+ * it cost?"): common ones with one meaning, spelt right whatever the help centre holds, since
+ * what a question asks for (a number, a price: responders/answer-type.ts) is read from them.
+ * Not chosen on any evaluation set. Applied to English messages only ("wen" and "wat" are words
+ * of German and Dutch).
+ */
+const QUESTION_WORDS = new Map<string, string>([
+  ['wich', 'which'],
+  ['whcih', 'which'],
+  ['wat', 'what'],
+  ['waht', 'what'],
+  ['wht', 'what'],
+  ['hw', 'how'],
+  ['hwo', 'how'],
+  ['wen', 'when'],
+  ['whn', 'when'],
+  ['wher', 'where'],
+  ['whre', 'where'],
+]);
+
+/** The question word `word` (lowercased) is a slip for, or null. */
+export const questionWordFor = (word: string): string | null => QUESTION_WORDS.get(word) ?? null;

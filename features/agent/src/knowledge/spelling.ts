@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Layout } from './layout';
 import { languageOf } from './language';
-import { spelledOut } from './shorthand';
+import { questionWordFor, spelledOut } from './shorthand';
 import { centreWordFor, inCentrePhrases } from './synonyms';
 import { STOP_WORDS, stem } from './text';
 
@@ -167,6 +167,11 @@ export const spellChecked = (message: string, layout: Layout, customerFacing: bo
     if (long !== null && !partOfToken(phrased, at, original.length)) {
       slips = true;
       return long;
+    }
+    const asking = questionWordFor(original.toLowerCase());
+    if (asking !== null && !partOfToken(phrased, at, original.length)) {
+      slips = true;
+      return /^\p{Lu}/u.test(original) ? asking[0].toUpperCase() + asking.slice(1) : asking;
     }
     if (isName(original, phrased, at)) return original;
     const other = centreWordFor(original.toLowerCase(), held);
