@@ -108,4 +108,8 @@ t.test('a price told of "they" answers how much extra, not the humidity beside i
   const r = await ws.api.post('/agent/messages', { message: 'How much is a 5x5 unit, and how much extra is climate control?' });
   // Then both prices are told
   t.strictSame([r.status, /\$39/.test(r.body.messages.join(' ')), /\$30 per month more/.test(r.body.messages.join(' '))], [200, true, true]);
+  // And the paragraph opening with "They" is shown after the sentence it leans on, in the same bubble
+  const extra = await ws.api.post('/agent/messages', { message: 'What is the extra charge for a climate-controlled unit?' });
+  const told = (extra.body.messages as string[]).find((m) => m.includes('$30 per month more'));
+  t.match(told, /Climate-controlled units are kept between 55°F and 80°F all year round, with humidity below 55%\. They cost \$30 per month more/);
 });

@@ -1,5 +1,5 @@
-import type { SearchHit } from '../knowledge/types';
-import type { Unit } from '../knowledge/sentences';
+import type { Passage, SearchHit } from '../knowledge/types';
+import { type Unit, unitsOf } from '../knowledge/sentences';
 import type { ResponseLength } from './types';
 
 // How an answer's sentences are cut into chat bubbles and put in order.
@@ -42,6 +42,19 @@ export const interleave = (choices: readonly { chosen: Chunk[] }[], bubbles: num
 
 /** A sentence that opens by leaning on the one before it ("Then go to…", "It starts with…"). */
 export const CONTINUES = /^(?:then|after that|afterwards|next|it|this|that|these|those|they|there|also|otherwise|if so|if not)\b/i;
+/**
+ * The sentence a paragraph opening by leaning on the one before it ("They cost $30 per month
+ * more.") leans on: the last of the paragraph before, under the same heading, given the index -1
+ * so that it reads first; null when there is none.
+ */
+export const leadOf = (passage: Passage, passagesOf: ((articleId: string) => readonly Passage[]) | undefined): Unit | null => {
+  const first = unitsOf(passage)[0];
+  if (!first || !CONTINUES.test(first.text) || !passagesOf) return null;
+  const before = passagesOf(passage.articleId).find((p) => p.index === passage.index - 1);
+  if (!before || before.heading !== passage.heading) return null;
+  const last = unitsOf(before).at(-1);
+  return last ? { ...last, index: -1 } : null;
+};
 /** A sentence whose subject is a pronoun: what it is about was named before it. */
 export const PRONOUN_SUBJECT = /^(?:it|this|that|these|those|they)\b/i;
 /** A sentence that is itself a question. */

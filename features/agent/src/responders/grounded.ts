@@ -6,7 +6,7 @@ import { extremeEntries, holdsKind, kindsAsked } from './answer-type';
 import { judgeHits, relevantHits } from './relevance';
 import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
-import { asksItself, BUBBLES, chunk, type Chunk, CONTINUES, interleave, PRONOUN_SUBJECT } from './bubbles';
+import { asksItself, BUBBLES, chunk, type Chunk, CONTINUES, interleave, leadOf, PRONOUN_SUBJECT } from './bubbles';
 import { quickReplyFor, WORDING } from './wording';
 import { languageOf, wordsFor } from './languages';
 
@@ -24,13 +24,12 @@ import { languageOf, wordsFor } from './languages';
  *   it, the sentences sharing question terms are (when none does, the passage matched by its
  *   title or heading and its first sentence stands in);
  * - sentences are picked while they fit in the bubbles `response_length` allows (1 concise, 2
- *   balanced, 4 detailed; a bubble holds one passage's sentences, up to four while it stays
- *   short, in the article's order): for each relevant passage in rank order its matching
- *   sentences, best first (a sentence opening with "Then…" or "It…", or answering a question
- *   the article asks, with the one before it; a question the article asks only with the one after it);
- *   then, to fill an answer of two bubbles or more, the best article's other sentences in text
- *   order, on the same terms, never another article's. Duplicate sentences are dropped;
- *   `tone` adds a greeting to the first bubble and, unless concise, a closing to the last;
+ *   balanced, 4 detailed; a bubble holds one passage's sentences, up to four while it stays short,
+ *   in the article's order): each relevant passage's matching sentences in rank order, best first
+ *   (one opening with "Then…" or "It…", or answering a question the article asks, with the one
+ *   before it, even in the paragraph before; a question the article asks only with its answer);
+ *   then, to fill two bubbles or more, the best article's other sentences in text order, never
+ *   another article's. Duplicate sentences are dropped; `tone` adds a greeting and a closing;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
  * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions;
@@ -156,8 +155,9 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const pool: Pick[] = [];
   relevant.forEach((hit, rank) => {
     const units = unitsOf(hit.passage);
+    const lead = leadOf(hit.passage, question.passagesOf);
     for (const unit of units) {
-      if (PRONOUN_SUBJECT.test(unit.text)) standsFor.set(unit, units[unit.index - 1]?.terms ?? new Set(terms(hit.passage.title)));
+      if (PRONOUN_SUBJECT.test(unit.text)) standsFor.set(unit, (unit.index === 0 ? lead : units[unit.index - 1])?.terms ?? new Set(terms(hit.passage.title)));
       // A question closing its passage has no answer here: never shown, nor the best the others are measured by.
       if (asksItself(unit) && unit === units[units.length - 1]) continue;
       const key = unit.text.toLowerCase();
@@ -165,30 +165,29 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
       seen.add(key);
       pool.push({ hit, unit, rank, score: score(unit) });
     }
+    if (lead && !question.said?.has(lead.text)) pool.push({ hit, unit: lead, rank, score: -Infinity, lead: true });
   });
   if (pool.length === 0) return null;
   // "The cheapest…": the best article's price-list entry with the lowest price answers first, wherever search ranked its passage.
-  const extremes = extremeEntries(
-    question.message,
-    pool.filter((p) => p.hit.passage.articleId === relevant[0].passage.articleId).map((p) => p.unit.text),
-  );
+  const topArticleUnits = pool.filter((p) => p.hit.passage.articleId === relevant[0].passage.articleId).map((p) => p.unit.text);
+  const extremes = extremeEntries(question.message, topArticleUnits);
   for (const p of pool) if (extremes.has(p.unit.text)) [p.score, p.rank] = [p.score + (scores ? UNIT_KIND_WEIGHT : 1), -1];
   const best = Math.max(...pool.map((p) => p.score));
   // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
   // Without the model, a passage none of whose sentences shares a word matched by its title or heading: its first sentence stands in.
-  const sharing = new Set(pool.filter((p) => overlap(p.unit) > 0).map((p) => p.hit));
+  const sharing = new Set(pool.filter((p) => !p.lead && overlap(p.unit) > 0).map((p) => p.hit));
   const topArticle = relevant[0].passage.articleId;
   const margin = (p: Pick) => (p.hit.passage.articleId === topArticle ? UNIT_MARGIN : OTHER_ARTICLE_MARGIN);
   const matching = scores
     ? pool.filter((p) => p.score >= best - margin(p))
-    : pool.filter((p, i) => overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit));
+    : pool.filter((p, i) => !p.lead && (overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit)));
   // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
   const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
 
   // Sentences taken together or not at all, while the answer stays within its bubbles.
   const picked: Pick[] = [];
   const take = (...picks: Pick[]) => {
-    const fresh = picks.filter((p) => !picked.includes(p));
+    const fresh = picks.filter((p) => !picked.some((o) => o === p || o.unit.text === p.unit.text));
     if (fresh.length > 0 && layout([...picked, ...fresh]).length <= bubbles) picked.push(...fresh);
   };
   const neighbour = (p: Pick, offset: number) => pool.find((o) => o.hit === p.hit && o.unit.index === p.unit.index + offset);
@@ -217,6 +216,7 @@ interface Pick {
   unit: Unit;
   rank: number;
   score: number;
+  lead?: true; // the sentence a paragraph leans on (`leadOf`): taken only with it
 }
 
 /** The picked sentences as bubbles: each passage's in the article's order, passages in the order first picked. */
