@@ -118,15 +118,22 @@ const splitInTwo = (word: string, words: Words): string | null => {
   return found;
 };
 
+/**
+ * How plainly `candidate` explains the slip: a letter left out first ("freze" is "freeze", not
+ * "free" with a "z" typed in), then a letter changed or two swapped, then a letter typed in.
+ */
+const slipRank = (word: string, candidate: string): number => (candidate.length > word.length ? 0 : candidate.length === word.length ? 1 : 2);
+
 const oneEditFrom = (word: string, words: Words): string | null => {
   let best: string | null = null;
-  let bestCount = 0;
+  let bestKey = [Infinity, 0];
   let tied = false;
   for (const [candidate, n] of words.byInitial.get(word[0]) ?? []) {
     if (!oneEditApart(word, candidate)) continue;
-    if (n > bestCount) [best, bestCount, tied] = [candidate, n, false];
+    const rank = slipRank(word, candidate);
+    if (rank < bestKey[0] || (rank === bestKey[0] && n > bestKey[1])) [best, bestKey, tied] = [candidate, [rank, n], false];
     // Two forms of one word ("student", "students") are no tie.
-    else if (n === bestCount && stem(candidate) !== stem(best!)) tied = true;
+    else if (rank === bestKey[0] && n === bestKey[1] && stem(candidate) !== stem(best!)) tied = true;
   }
   return tied ? null : best;
 };
