@@ -310,6 +310,45 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
   t.strictSame(answer.sources, ['Exporting your sales']);
 });
 
+t.test('a list item ending with the comma that ran it into the next ends with a full stop', async (t) => {
+  // Given a list written as one sentence (an outsider's car-rental centre)
+  const passage = hit(
+    'art_road',
+    0,
+    'Roadside assistance',
+    null,
+    'Roadside Plus covers:\n\n- keys locked in the car or lost keys,\n- flat tyres, including fitting the spare,\n- jump starts.',
+    12,
+  );
+  const answer = await ask(question({ message: 'What does Roadside Plus cover?', hits: [passage] }, { response_length: 'concise', tone: 'professional' }));
+  t.match(answer.messages[0], /Roadside Plus covers: keys locked in the car or lost keys\. flat tyres, including fitting the spare\. jump starts\./);
+});
+
+t.test('the cheapest is the lowest entry of a price table, though an article without one ranks first', async (t) => {
+  // Given an article on changing tier ranked above the price table (an outsider's gym centre)
+  const upgrading = hit(
+    'art_up',
+    0,
+    'Upgrading or downgrading your membership',
+    null,
+    'Upgrading your membership tier (for example Essential to Plus) takes effect immediately and there is no fee.',
+    12,
+  );
+  const prices = hit(
+    'art_prices',
+    0,
+    'Membership options and weekly prices',
+    null,
+    '| Tier | Weekly price |\n|---|---|\n| Essential | $16.95 per week |\n| Off-Peak | $12.95 per week |\n| Plus | $21.95 per week |',
+    11,
+  );
+  // When asked for the cheapest
+  const answer = await ask(question({ message: 'Which membership tier is the cheapest?', hits: [upgrading, prices] }, { response_length: 'concise' }));
+  // Then the table's lowest entry answers
+  t.match(answer.messages[0], /Off-Peak: Weekly price \$12\.95 per week/);
+  t.strictSame(answer.sources, ['Membership options and weekly prices']);
+});
+
 t.test("a table's cell that says its column's name is not named again", async (t) => {
   // Given a refund table whose cells say "refund" (an outsider's ferry centre: "Refund Full refund")
   const passage = hit(

@@ -14,6 +14,12 @@ t.test('a customer asking for a person, in several languages; a question about p
     ['Put me through to your supervisor.', true],
     ['I need a human', true],
     ['Can I speak with the manager?', true],
+    // A call asked for is a person asked for (an outsider's trial: it was declined as off-topic)
+    ['My number is 416 555 0123, call me about a booking', true],
+    ['Can someone ring me back?', true],
+    ['please call me', true],
+    ['What if the police call me about a ticket?', false],
+    ['Will you call me when the car is ready?', false],
     ['How do I add a manager to my team account?', false],
     ['Does the supervisor role see invoices?', false],
     ['I need a manager account for my shop', false],

@@ -131,6 +131,22 @@ t.test('a slip in a question word is put right, in English only', async (t) => {
   t.strictSame(asked('Write to wat@shop.example'), 'Write to wat@shop.example', 'an address');
 });
 
+t.test('a pet by its kind, a plan by another name, a membership put on hold: in the words of a centre that says otherwise', async (t) => {
+  // Given a gym (an outsider's trial) that speaks of pets, tiers and memberships, and of freezing one
+  const gym = new KnowledgeIndex();
+  gym.upsert(article('kb_1', 'Memberships', 'Every membership tier is weekly. Pets are not allowed. You can freeze your membership for 12 weeks.'));
+  const asked = (text: string) => gym.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(asked('Can I bring my dog along?'), 'Can I bring my pet along?');
+  t.strictSame(asked('Which plan is the cheapest?'), 'Which membership is the cheapest?');
+  t.strictSame(asked('Can I plan my visit?'), 'Can I plan my visit?', 'a verb');
+  t.strictSame(asked('Can I put my membership on hold?'), 'Can I freeze my membership on hold?');
+  t.strictSame(asked('I was on hold for an hour'), 'I was on hold for an hour', 'on hold on the phone');
+  // And a centre that says "plan" and "dog" keeps them
+  const shop = new KnowledgeIndex();
+  shop.upsert(article('kb_2', 'Plans', 'Our Basic plan costs $5. Dogs ride free. Every membership renews.'));
+  t.strictSame(shop.spellChecked('ws_r', 'Which plan is the cheapest for my dog?', { customerFacing: true }), 'Which plan is the cheapest for my dog?');
+});
+
 t.test('after an article changes, its words are the ones a slip is put right to', async (t) => {
   const changing = new KnowledgeIndex();
   changing.upsert(article('kb_1', 'Parking', 'Parking costs $5 a day.'));

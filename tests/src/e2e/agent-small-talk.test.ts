@@ -41,6 +41,10 @@ t.test('greetings and thanks get a short reply in the tone, free, and never hand
   for (const [message, reply] of [
     ['Thanks so much, that really helped!', /welcome/i],
     ['Bye, have a lovely day', /^Bye for now/],
+    // Regional thanks and wishing the agent well (two outsiders' trials: declined as off-topic)
+    ['thanks heaps, that sorted it out', /welcome/i],
+    ['you guys are legends, have a good one', /^Bye for now/],
+    ['Have a great weekend!', /^Bye for now/],
   ] as const) {
     const r = await e2e.ws.api.post('/agent/messages', { conversation_id: conversation, message });
     t.strictSame([r.body.messages.length, r.body.credits_used, r.body.sources], [1, 0, []], message);
@@ -78,6 +82,8 @@ t.test(
       'should I quit my job?',
       // Nothing in the help centre near it, and no request near enough either (an outsider's trial: handed to a person)
       'Who won the 1998 World Cup?',
+      // Emoji alone ask nothing (an outsider's trial: answered from the nearest passage, and charged)
+      '🚗❓💸',
     ]) {
       const r = await e2e.ws.api.post('/agent/messages', { message });
       t.strictSame(
@@ -92,6 +98,9 @@ t.test(
     const own = await e2e.ws.api.post('/agent/messages', { message: 'I hit buy by mistake twenty minutes ago, is it too late to stop it?' });
     t.strictSame([own.status, own.body.sources, own.body.escalated, own.body.escalation_reason], [200, [], true, 'no_answer']);
     t.notMatch(own.body.messages.join(' '), /can only help with questions about/);
+    // A call asked for is a person asked for: handed over, not declined as off-topic (an outsider's trial)
+    const call = await e2e.ws.api.post('/agent/messages', { message: 'My number is 416 555 0123, call me about my sprinkler' });
+    t.strictSame([call.status, call.body.escalated, call.body.escalation_reason, call.body.credits_used], [200, true, 'customer_asked', 0]);
   },
 );
 
@@ -184,5 +193,18 @@ t.test(
     // Some everyday request is about as near to it as the locations article is: declined with no margin.
     const cities = await ws.api.post('/agent/messages', { message: 'In which cities can I find you?' });
     t.strictSame([cities.status, cities.body.sources[0]], [200, 'Our locations and multi-location access']);
+  },
+);
+
+t.test(
+  'on a whole help centre, emoji alone are declined, and a dog is asked of the pets policy',
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  async (t) => {
+    // An outsider's car-rental centre (tests/fixtures/eval/roadwise): "🚗❓💸" was answered from the drivers article and
+    // charged, "Can I bring my dog along?" declined as off-topic (its pets policy never says "dog").
+    const ws = await wholeCentre('roadwise', 'Roadwise');
+    await declines(t, ws, 'Roadwise', ['🚗❓💸', '🚙💨?!']);
+    const dog = await ws.api.post('/agent/messages', { message: 'Can I bring my dog along?' });
+    t.strictSame([dog.status, dog.body.sources[0]], [200, 'Smoking, pets and cleaning fees']);
   },
 );

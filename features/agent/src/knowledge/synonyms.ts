@@ -16,6 +16,11 @@ const WORDS = new Map<string, readonly string[]>([
   ['puppy', ['dog']],
   ['puppies', ['dogs']],
   ['kitten', ['cat']],
+  // An animal by its kind where the centre speaks of pets only ("Can I bring my dog along?").
+  ['dog', ['pet']],
+  ['dogs', ['pets']],
+  ['cat', ['pet']],
+  ['cats', ['pets']],
   ['kid', ['child']],
   ['kids', ['children']],
   ['parcel', ['package']],
@@ -69,6 +74,15 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
   // Something of one's own left or forgotten somewhere is lost property: "I left my jacket on the ferry"
   // ("I left a review on…" is not).
   [/\b(?:left|forgot|forgotten)\b(?=\s+(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:on|in|at|behind)\b)/giu, ['lost']],
+  // A plan named as one (which, the cheapest, my…): "Can I plan my visit?" keeps its verb.
+  [
+    /(?<=\b(?:which|what|the|a|an|my|your|our|this|that|cheapest|cheaper|best|monthly|annual|yearly|family|basic|premium|top|middle|lowest)\s+)plan\b/gi,
+    ['membership', 'subscription', 'tier'],
+    'plan',
+  ],
+  [/(?<=\b(?:which|what|the|my|your|cheapest|monthly|annual|yearly|family)\s+)plans\b/gi, ['memberships', 'subscriptions', 'tiers'], 'plans'],
+  // Putting something of one's own on hold is pausing it ("Can I put my membership on hold?"); being on hold on the phone is not.
+  [/\b(?:put|putting|place|placing|placed)\b(?=(?:\s+(?:my|our|the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+on\s+hold\b)/giu, ['freeze', 'pause', 'suspend']],
   // Quitting with nothing after it, or quitting the service: "should I quit my job?" is no cancellation.
   [/\bquit(?:ting)?\b(?=\s*(?:[.?!,;:—–-]|$)|\s+(?:my|the|our|your)\s+(?:membership|plan|subscription|contract|account)\b)/gi, ['cancel']],
 ];

@@ -10,7 +10,7 @@ export type AnswerKind = 'money' | 'duration' | 'quantity';
 const ASKS: [AnswerKind, RegExp][] = [
   [
     'money',
-    /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|taken off|deducted|run me|set me back|in it for me)\b/i,
+    /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|cheapest|priciest|affordable|taken off|deducted|run me|set me back|in it for me)\b/i,
   ],
   [
     'duration',
@@ -55,8 +55,8 @@ const LOWEST =
   /\b(?:cheapest|least expensive|most affordable|lowest[- ]priced|lowest (?:price|cost|fee))\b|\bm[aá]s barat[oa]s?\b|\bmoins cher\b|\bg[uü]nstigste\w*|\bbilligste\w*|\bpi[uù] economic[oa]\b/i;
 const HIGHEST =
   /\b(?:most expensive|priciest|highest[- ]priced|highest (?:price|cost|fee))\b|\bm[aá]s car[oa]s?\b|\bplus cher\b|\bteuerste\w*|\bpi[uù] costos[oa]\b/i;
-/** A price list's entry: a name, a colon, then its price ("Basic: $12 per month", "Essential: £16.50 a month."). */
-const LISTED_PRICE = /^[^:.!?]{1,60}:\s*(?:[$€£¥]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|eur|usd|gbp))/i;
+/** A price list's entry: a name, a colon, then its price, after a table's column name when it is one ("Basic: $12 per month", "Essential: £16.50 a month.", "Off-Peak: Weekly price $12.95 per week"). */
+const LISTED_PRICE = /^[^:.!?]{1,60}:\s*(?:\p{L}+\s+){0,3}(?:[$€£¥]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|eur|usd|gbp))/iu;
 
 const priceOf = (entry: string): number | null => {
   const found = LISTED_PRICE.exec(entry.trim());

@@ -168,9 +168,10 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
     if (lead && !question.said?.has(lead.text)) pool.push({ hit, unit: lead, rank, score: -Infinity, lead: true });
   });
   if (pool.length === 0) return null;
-  // "The cheapest…": the best article's price-list entry with the lowest price answers first, wherever search ranked its passage.
-  const topArticleUnits = pool.filter((p) => p.hit.passage.articleId === relevant[0].passage.articleId).map((p) => p.unit.text);
-  const extremes = extremeEntries(question.message, topArticleUnits);
+  // "The cheapest…": the price-list entry with the lowest price, of the best article holding a price list, answers first, wherever search ranked its passage.
+  const unitsIn = (articleId: string) => pool.filter((p) => p.hit.passage.articleId === articleId).map((p) => p.unit.text);
+  const extremes =
+    [...new Set(relevant.map((h) => h.passage.articleId))].map((id) => extremeEntries(question.message, unitsIn(id))).find((e) => e.size > 0) ?? new Set();
   for (const p of pool) if (extremes.has(p.unit.text)) [p.score, p.rank] = [p.score + (scores ? UNIT_KIND_WEIGHT : 1), -1];
   const best = Math.max(...pool.map((p) => p.score));
   // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
@@ -180,7 +181,7 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const margin = (p: Pick) => (p.hit.passage.articleId === topArticle ? UNIT_MARGIN : OTHER_ARTICLE_MARGIN);
   const matching = scores
     ? pool.filter((p) => p.score >= best - margin(p))
-    : pool.filter((p, i) => !p.lead && (overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit)));
+    : pool.filter((p, i) => !p.lead && (p.rank < 0 || overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit)));
   // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
   const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
 

@@ -58,7 +58,11 @@ export const plain = (text: string): string =>
     .trim();
 
 const END = /[.!?…]["')\]]*$/;
-export const sentenceEnd = (s: string): string => (END.test(s) || s.endsWith(':') ? s : `${s}.`);
+export const sentenceEnd = (s: string): string => {
+  // A list item ending with the comma or semicolon that ran it into the next ("lost keys,") ends with a full stop instead.
+  const bare = s.replace(/\s*[,;]$/, '');
+  return END.test(bare) || bare.endsWith(':') ? bare : `${bare}.`;
+};
 
 const cellsOf = (row: string): string[] =>
   row

@@ -10,6 +10,8 @@ const ASKS_FOR_PERSON = new RegExp(
     // "I want a manager", "get me your supervisor", "I need a human".
     String.raw`\b(?:want|need|demand|get\s+me|give\s+me|put\s+me\s+through\s+to|connect\s+me\s+(?:to|with))\s+(?:to\s+(?:talk|speak)\s+(?:to|with)\s+)?(?:a|an|your|the|some)?\s*(?:manager|supervisor|human)\b(?!\s+(?:account|role|login|access|permission|seat|view|dashboard))`,
     String.raw`\b(?:talk|speak)\s+(?:to|with)\s+(?:a|an|your|the)?\s*(?:manager|supervisor)\b`,
+    // A call asked for ("call me about my booking", "can someone ring me back?"); not "what if they call me?".
+    String.raw`(?:^|[.!?,;:]\s*|\b(?:please|pls|can\s+(?:you|someone|somebody)|could\s+(?:you|someone|somebody)|(?:you|someone|somebody)\s+(?:can|could|should)|i\s+(?:want|need|would\s+like)\s+(?:you\s+|someone\s+)?to)\s+)(?:call|ring|phone)\s+me(?:\s+back)?\b`,
     String.raw`\bhablar\s+con\s+(?:una\s+persona|un\s+agente|un\s+humano|alguien)\b`,
     String.raw`\b(?:mit\s+einem|einen)\s+(?:menschen|mitarbeiter|berater)\b`,
     String.raw`\bparler\s+(?:a|à)\s+(?:un\s+humain|une\s+personne|un\s+agent|un\s+conseiller|quelqu'un)\b`,

@@ -42,6 +42,8 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> |
   if (hits.length === 0 && looksEnglish(message) && !asksTheBusiness(message)) return true;
   // The word count first: a question about the product needs no call to the model.
   if (hits.length > 0 && (asks(message) || tellsOwn(message)) && sharedWithClosest(message, hits) >= ABOUT_THE_PRODUCT) return false;
+  // A customer asking what they may do, of what the closest article names ("Can I bring my pet along?"), asks about the product too.
+  if (hits.length > 0 && asksWhatTheyMay(message) && sharedWithClosest(message, hits) >= 1) return false;
   const closest = hits.length ? Math.max(...hits.map((h) => h.similarity ?? -1)) : MIN_SIMILARITY;
   // A message in another language meets English text in a narrower band of similarity, where
   // one of many requests is near by chance: it is compared with the chosen requests only.
@@ -80,6 +82,9 @@ export const asksForSum = (message: string): boolean => SUM.test(message.trim())
 export const ABOUT_THE_PRODUCT = 2;
 
 const asks = (message: string) => message.trim().endsWith('?');
+/** "Can I…?", "may we…?", "do I have to…?", "is my…?": the customer's own case, not a task for the assistant. */
+const asksWhatTheyMay = (message: string) =>
+  /^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|anyway)\W+)*(?:can|could|may|do|does|will|would|is|are|am)\s+(?:i|we|my|our)\b/i.test(message.trim());
 /** A message telling of the customer's own case ("I forgot to pick my dinners this week."): not a request for a task. */
 const tellsOwn = (message: string) => /^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|my|we|we're|we’re|we've|we’ve|our)\s/i.test(message.trim());
 

@@ -14,9 +14,9 @@ export type SmallTalk = 'greeting' | 'thanks' | 'goodbye' | 'praise';
 // prettier-ignore
 const MARKS: Record<SmallTalk, readonly string[]> = {
   greeting: ['hi', 'hello', 'hey', 'heya', 'hiya', 'yo', 'howdy', 'greetings', 'morning', 'afternoon', 'evening', 'hola', 'buenas', 'buenos', 'hallo', 'guten', 'servus', 'moin', 'bonjour', 'salut', 'bonsoir', 'coucou', 'ola', 'ciao', 'buongiorno', 'sup'],
-  thanks: ['thanks', 'thank', 'thx', 'ty', 'tysm', 'cheers', 'gracias', 'danke', 'dank', 'merci', 'obrigado', 'obrigada', 'grazie', 'appreciate', 'appreciated'],
+  thanks: ['thanks', 'thank', 'thx', 'ty', 'tysm', 'ta', 'cheers', 'gracias', 'danke', 'dank', 'merci', 'obrigado', 'obrigada', 'grazie', 'appreciate', 'appreciated'],
   goodbye: ['bye', 'goodbye', 'cya', 'later', 'adios', 'tschuss', 'revoir', 'tchau'],
-  praise: ['great', 'awesome', 'best', 'amazing', 'wonderful', 'brilliant', 'love'],
+  praise: ['great', 'awesome', 'best', 'amazing', 'wonderful', 'brilliant', 'love', 'legend', 'legends', 'lifesaver', 'star', 'champ'],
 };
 
 /** Words that go with the marks ("good morning everyone", "thank you so much", "see you"). */
@@ -31,6 +31,8 @@ const FILLERS = [
   'all', 'set', 'sorted', 'solved', 'fixed', 'works', 'now', 'clear', 'makes', 'sense', 'we', 'm', 'me', 'd', 'ever', 'as', 'always', 'u', 'ur',
   // A question announced before it is asked ("hi, sorry, one more thing").
   'sorry', 'one', 'thing', 'another', 'quick', 'question',
+  // Regional thanks and farewells ("thanks heaps", "ta", "have a good one", "enjoy your weekend").
+  'heaps', 'out', 'weekend', 'week', 'night', 'evening', 'enjoy', 'take', 'care', 'lovely', 'rest', 'of',
 ];
 
 const ALL = new Set([...Object.values(MARKS).flat(), ...FILLERS]);
@@ -43,6 +45,9 @@ const STEMS = new Set([...ALL].map(stem));
 const smallTalkWord = (word: string) => ALL.has(word) || STEMS.has(stem(word));
 
 const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
+/** Wishing the agent well, with no mark: "have a good one", "enjoy your weekend", "take care". */
+const FAREWELL =
+  /\b(?:have a (?:good|nice|great|lovely) (?:one|day|night|week|weekend|evening)|enjoy (?:your|the)(?: rest of (?:your|the))? (?:day|week|weekend|evening)|take care)\b/i;
 
 /** The longest message still taken for small talk, in words. */
 const MAX_WORDS = 10;
@@ -54,7 +59,10 @@ export const smallTalkOf = (message: string): SmallTalk | null => {
   // Goodbyes, then thanks: "ok thanks, bye" closes the conversation, "thanks!" may go on.
   const kind = (['goodbye', 'thanks', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
   // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
-  return kind ?? (words.includes('how') && words.some((w) => WELLBEING.has(w)) ? 'greeting' : null);
+  // Wishing the agent well closes the conversation, whatever came before it.
+  if (FAREWELL.test(message)) return 'goodbye';
+  if (kind) return kind;
+  return words.includes('how') && words.some((w) => WELLBEING.has(w)) ? 'greeting' : null;
 };
 
 const REPLIES: Record<Tone, Record<SmallTalk, string>> = {

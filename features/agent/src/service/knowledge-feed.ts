@@ -92,6 +92,8 @@ export class KnowledgeFeed {
   async customerHits(workspaceId: string, asked: string, topK: number): Promise<{ hits: SearchHit[]; offTopic: boolean }> {
     // Its slips put right (knowledge/spelling.ts) before any rule reads it.
     const message = this.spellChecked(workspaceId, asked);
+    // Emoji or punctuation alone ("🚗❓💸") ask nothing an article answers; the model still finds their nearest passage.
+    if (!/[\p{L}\p{N}]/u.test(message)) return { hits: [], offTopic: true };
     const hits = await this.search(workspaceId, message, topK, { customerFacing: true });
     const passages = () => this.index.passagesIn(workspaceId, { customerFacing: true });
     const named = mentionedIn(passages);
