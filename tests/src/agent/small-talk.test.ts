@@ -42,6 +42,7 @@ t.test('small talk: greetings, thanks, goodbyes and praise in several languages;
     ['enjoy the rest of your day', 'goodbye'],
     ['take care', 'goodbye'],
     ['take the bus', null],
+    ['take care of it', null],
     ['what about the rest of the week?', null],
     ['how are you', 'greeting'],
     ["How's your day going?", 'greeting'],

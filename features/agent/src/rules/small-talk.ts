@@ -47,7 +47,7 @@ const smallTalkWord = (word: string) => ALL.has(word) || STEMS.has(stem(word));
 const WELLBEING = new Set(['you', 'day', 'going', 'doing']);
 /** Wishing the agent well, with no mark: "have a good one", "enjoy your weekend", "take care". */
 const FAREWELL =
-  /\b(?:have a (?:good|nice|great|lovely) (?:one|day|night|week|weekend|evening)|enjoy (?:your|the)(?: rest of (?:your|the))? (?:day|week|weekend|evening)|take care)\b/i;
+  /\b(?:have a (?:good|nice|great|lovely) (?:one|day|night|week|weekend|evening)|enjoy (?:your|the)(?: rest of (?:your|the))? (?:day|week|weekend|evening)|take care\b(?! of))/i;
 
 /** The longest message still taken for small talk, in words. */
 const MAX_WORDS = 10;
@@ -58,10 +58,10 @@ export const smallTalkOf = (message: string): SmallTalk | null => {
   if (words.length === 0 || words.length > MAX_WORDS || !words.every(smallTalkWord)) return null;
   // Goodbyes, then thanks: "ok thanks, bye" closes the conversation, "thanks!" may go on.
   const kind = (['goodbye', 'thanks', 'greeting', 'praise'] as const).find((kind) => words.some((w) => MARKS[kind].includes(w)));
-  // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
   // Wishing the agent well closes the conversation, whatever came before it.
   if (FAREWELL.test(message)) return 'goodbye';
   if (kind) return kind;
+  // No mark, only fillers, asking after the agent: "how's your day going?", "how are you doing?".
   return words.includes('how') && words.some((w) => WELLBEING.has(w)) ? 'greeting' : null;
 };
 
