@@ -312,14 +312,8 @@ t.test('answer text is readable: whole sentences, lists kept with their lead-in,
 
 t.test('a list item ending with the comma that ran it into the next ends with a full stop', async (t) => {
   // Given a list written as one sentence (an outsider's car-rental centre)
-  const passage = hit(
-    'art_road',
-    0,
-    'Roadside assistance',
-    null,
-    'Roadside Plus covers:\n\n- keys locked in the car or lost keys,\n- flat tyres, including fitting the spare,\n- jump starts.',
-    12,
-  );
+  const list = 'Roadside Plus covers:\n\n- keys locked in the car or lost keys,\n- flat tyres, including fitting the spare,\n- jump starts.';
+  const passage = hit('art_road', 0, 'Roadside assistance', null, list, 12);
   const answer = await ask(question({ message: 'What does Roadside Plus cover?', hits: [passage] }, { response_length: 'concise', tone: 'professional' }));
   t.match(answer.messages[0], /Roadside Plus covers: keys locked in the car or lost keys\. flat tyres, including fitting the spare\. jump starts\./);
 });
