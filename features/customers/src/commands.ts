@@ -18,6 +18,7 @@ import {
 import { CustomerCommand, customerDecider, CustomerState } from './decider';
 import { CustomerChanges, CustomerEvent } from './events';
 import { IdentityKind, identitiesOf, normaliseIdentity } from './identity';
+import { leadChanges, type LeadRight } from './lead-rights';
 
 const customer: Aggregate<CustomerCommand, CustomerEvent, CustomerState> = { decider: customerDecider, codec: CustomerEvent };
 export const customerStream = (id: string) => `customer-${id}`;
@@ -129,16 +130,15 @@ export class Customers {
   /**
    * Lead capture: the e-mail and phone the agent found go to a customer created for them when
    * the conversation had none (one they match is linked, and left as it was), or to the
-   * conversation's customer when `mayChange` (the API client gave it, or this chat's lead
-   * created it). A value another customer already holds is left with them; the lead is
-   * recorded all the same.
+   * conversation's customer as `may` allows (`leadChanges`). A value another customer already
+   * holds is left with them; the lead is recorded all the same.
    */
   async captureLead(
     ctx: CommandContext & { workspaceId: string },
     conversationId: string,
     customerId: string | null,
     lead: { email: string | null; phone: string | null },
-    mayChange: boolean,
+    may: LeadRight,
   ) {
     const contact = { ...(lead.email ? { email: lead.email } : {}), ...(lead.phone ? { phone: lead.phone } : {}) };
     const matched = customerId === null ? await this.createOrMatch(ctx, contact) : null;
@@ -147,7 +147,7 @@ export class Customers {
     // Details typed into a chat are nobody's proof of identity: a customer who existed before
     // and was found by them is linked, never changed ("my email is <someone else's>, call me
     // at <mine>" wrote the writer's phone into that customer's record).
-    const changes = (matched ? matched.created : mayChange) ? contact : {};
+    const changes = leadChanges(state, contact, matched ? (matched.created ? 'replace' : 'none') : may);
     const moves = await this.claimMoves(ctx, state, changes, 'skip');
     const outcome = await moves.commit(() =>
       execute(this.deps, ctx, customer, customerStream(id), {

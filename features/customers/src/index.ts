@@ -5,6 +5,7 @@ export * from './events';
 export * from './identity';
 export * from './decider';
 export * from './commands';
+export * from './lead-rights';
 export * from './contact-events';
 export * from './projection';
 export * from './read-model';

@@ -196,3 +196,33 @@ t.test('a percentage is an amount of money beside a word of price, not a humidit
   const saving = await ask({ message: 'How much does the islander card save me?', hits: [ISLANDERS], similarity: closer });
   t.strictSame(saving.messages, ['Hi there! Card holders get 40% off fares.']);
 });
+
+t.test('a share of a price is an amount of money; "bill me" asks for one; "fortnightly" is how often', async (t) => {
+  // Given a late fee told as a share of the daily rate, beside a sentence the model finds closer
+  const LATE = {
+    ...hit(
+      'art_late',
+      0,
+      'Late returns',
+      null,
+      'Extend the rental in the app before it ends. After the grace period we charge one third of your daily rate for each hour.',
+      9,
+    ),
+    similarity: 0.9,
+  };
+  const closer = async (texts: readonly string[]) => texts.map((s) => (s.includes('third') ? 0.85 : 0.9));
+  // When asked, in either words, what a late return costs, then the one bubble holds the share too
+  const both = 'Hi there! Extend the rental in the app before it ends. After the grace period we charge one third of your daily rate for each hour.';
+  for (const message of ['How much is the late fee?', 'What do you bill me if I am late?'])
+    t.strictSame((await ask({ message, hits: [LATE], similarity: closer })).messages, [both], message);
+  // Given how often a membership is billed, beside a closer sentence without a period
+  const BILLING = {
+    ...hit('art_billing', 0, 'Billing', null, 'Pay by direct debit from a bank account. Memberships are billed fortnightly.', 9),
+    similarity: 0.9,
+  };
+  const nearer = async (texts: readonly string[]) => texts.map((s) => (s.includes('fortnightly') ? 0.85 : 0.9));
+  // When asked how often, then the one bubble says fortnightly too
+  t.strictSame((await ask({ message: 'How often do you take the money?', hits: [BILLING], similarity: nearer })).messages, [
+    'Hi there! Pay by direct debit from a bank account. Memberships are billed fortnightly.',
+  ]);
+});

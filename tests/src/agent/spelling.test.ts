@@ -161,7 +161,7 @@ t.test("a customer's word for what the help centre names otherwise is put in the
     article(
       'kb_1',
       'Gift cards',
-      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online. Exchange an item in store. Lost items are kept for 30 days. In bad weather we may close. Residents get 10% off.',
+      'Gift cards never expire. Dogs are welcome when you visit. Ask for a refund within 30 days. Register for an account online. Cancel any time. Call us, or order food online. Exchange an item in store. Lost items are kept for 30 days. In bad weather we may close. Residents get 10% off. Reception opens at 8:00.',
     ),
   );
   const asked = (text: string) => shop.spellChecked('ws_r', text, { customerFacing: true });
@@ -186,6 +186,9 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   t.strictSame(asked('I left a review on your site'), 'I left a review on your site', "not one's own thing left behind");
   t.strictSame(asked('I left my job last week'), 'I left my job last week', 'left, not left somewhere');
   t.strictSame(asked('What if we run out of gift cards?'), 'What if we run out of gift cards?', '"run out of": used up, not expired');
+  t.strictSame(asked('How long will you hang on to my bag?'), 'How long will you kept my bag?', "the centre's word, as it holds it");
+  t.strictSame(asked('Hold on, is it free?'), 'Hold on, is it free?', 'waiting, not keeping');
+  t.strictSame(asked('Is anyone at the front desk on Sunday?'), 'Is anyone at the reception on Sunday?');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');
   const both = new KnowledgeIndex();
@@ -194,4 +197,6 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   const signs = new KnowledgeIndex();
   signs.upsert(article('kb_3', 'Newsletter', 'Sign up to the newsletter on the home page. Register for an account at checkout.'));
   t.strictSame(signs.spellChecked('ws_r', 'Can I sign up at checkout?', { customerFacing: true }), 'Can I sign up at checkout?', 'a centre that says "sign"');
+  signs.upsert(article('kb_4', 'Visiting', 'Ask at the front desk for a pass. Reception is closed on Sundays.'));
+  t.strictSame(signs.spellChecked('ws_r', 'Is the front desk open?', { customerFacing: true }), 'Is the front desk open?', 'a centre that says "front desk"');
 });

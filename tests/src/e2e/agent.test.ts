@@ -261,6 +261,27 @@ t.test('lead capture: details typed in a chat never change a customer who existe
   );
 });
 
+t.test("lead capture: a chat fills in the API client's customer, never replaces what it holds; it corrects its own lead's", async (t) => {
+  await enableAgent(e2e.ws);
+  // Given a chat whose customer the API client gave, with an e-mail and no phone
+  const given = { external_id: 'lead-fill-1', email: 'api.given@example.org' };
+  const r = (await e2e.ws.api.post('/agent/messages', { message: 'my email is chat.claim@example.org, call me at +1 555 000 4444', customer: given })).body;
+  const conv = (await e2e.ws.api.get(`/conversations/${r.conversation_id}`)).body;
+  // Then the missing phone is filled in and the stored e-mail kept
+  t.match((await e2e.ws.api.get(`/customers/${conv.customer_id}`)).body, { email: 'api.given@example.org', phone: '+1 555 000 4444' });
+  // And a later message naming other details changes neither
+  await e2e.ws.api.post('/agent/messages', { conversation_id: conv.id, message: 'please update my email to someone.else@example.org or call +1 555 000 5555' });
+  t.match((await e2e.ws.api.get(`/customers/${conv.customer_id}`)).body, { email: 'api.given@example.org', phone: '+1 555 000 4444' }, 'not replaced');
+  // Given an anonymous chat whose own lead created its customer, when it corrects the address, then the customer follows
+  const own = (await e2e.ws.api.post('/agent/messages', { message: 'write to me at lead.typo@example.org' })).body;
+  await e2e.ws.api.post('/agent/messages', { conversation_id: own.conversation_id, message: 'sorry, it is lead.fixed@example.org' });
+  const ownConv = (await e2e.ws.api.get(`/conversations/${own.conversation_id}`)).body;
+  t.strictSame(
+    [ownConv.customer_email, (await e2e.ws.api.get(`/customers/${ownConv.customer_id}`)).body.email],
+    ['lead.fixed@example.org', 'lead.fixed@example.org'],
+  );
+});
+
 t.test('credits are exact under concurrency: 50 turns against 10 credits give 10 replies and a balance of 0', async (t) => {
   const w = await tenant(e2e.svc.baseUrl, e2e.dir, { name: 'Race', workspaceArgs: ['--credits', '10'] });
   await importArticles(e2e.dir, w, ownArticles());

@@ -71,6 +71,10 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
     ['call'],
   ],
   [/\b(?:a )?bite to eat\b/gi, ['food']],
+  // Holding on to something is keeping it ("how long will you hang on to them?"); "hold on" alone is waiting.
+  [/\b(?:hang|hangs|hanging|hold|holds|holding)\s+(?:on\s+to|onto)\b/gi, ['keep', 'kept']],
+  // The desk by the door is the reception, in a centre that never says "front".
+  [/\bfront desk\b/gi, ['reception'], 'front'],
   // Something of one's own left or forgotten somewhere is lost property: "I left my jacket on the ferry"
   // ("I left a review on…" is not).
   [/\b(?:left|forgot|forgotten)\b(?=\s+(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:on|in|at|behind)\b)/giu, ['lost']],

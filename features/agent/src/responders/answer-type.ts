@@ -10,7 +10,7 @@ export type AnswerKind = 'money' | 'duration' | 'quantity';
 const ASKS: [AnswerKind, RegExp][] = [
   [
     'money',
-    /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|cheapest|priciest|affordable|taken off|deducted|run me|set me back|in it for me)\b/i,
+    /\b(?:how much|cost|costs|price|prices|pricing|pay|paying|fee|fees|charge|charged|charges|expensive|cheap|cheaper|cheapest|priciest|affordable|taken off|deducted|run me|set me back|in it for me|bill(?:s|ed)? (?:me|us))\b/i,
   ],
   [
     'duration',
@@ -22,10 +22,16 @@ const ASKS: [AnswerKind, RegExp][] = [
 /** A percentage is an amount of money beside a word of price ("15% off", "a 3% fee"), not a humidity or a battery level. */
 const PRICED = String.raw`\b(?:off|discount|discounts|discounted|fee|fees|refund|refunded|surcharge|commission|interest|cashback|back|vat|tax|deposit|price|prices|fare|fares|cost|costs|charge|charged|save|saving|savings|cheaper|rate)\b`;
 
+/** A share of a price is an amount of money too: "one third of your daily rate", "half the fare", "double the standard price". */
+const SHARE_OF_PRICE = String.raw`\b(?:half|(?:one|a|two)[- ]thirds?|(?:one|a|three)[- ]quarters?|double|twice|triple)\s+(?:of\s+)?(?:the|your|its|our|their)\s+(?:[\p{L}-]+\s+){0,2}(?:rate|price|fare|fee|cost|charge|rent)s?\b`;
+
 const HOLDS: Record<AnswerKind, RegExp> = {
-  money: new RegExp(String.raw`[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢]|eur|usd|gbp|cad|cents?)\b|\bfree\b|\d\s?%(?=.*${PRICED})|(?<=${PRICED}.*)\d\s?%`, 'i'),
+  money: new RegExp(
+    String.raw`[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢]|eur|usd|gbp|cad|cents?)\b|\bfree\b|\d\s?%(?=.*${PRICED})|(?<=${PRICED}.*)\d\s?%|${SHARE_OF_PRICE}`,
+    'iu',
+  ),
   duration:
-    /\b\d+(?:[.,]\d+)?\s*(?:[–-]\s*\d+\s*)?(?:seconds?|minutes?|hours?|days?|(?:business|working|calendar) days?|weeks?|months?|years?)\b|\b(?:hourly|daily|weekly|monthly|yearly|annually|instantly|immediately|every \w+)\b/i,
+    /\b\d+(?:[.,]\d+)?\s*(?:[–-]\s*\d+\s*)?(?:seconds?|minutes?|hours?|days?|(?:business|working|calendar) days?|weeks?|months?|years?)\b|\b(?:hourly|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|instantly|immediately|every \w+)\b/i,
   quantity: /\d/,
 };
 

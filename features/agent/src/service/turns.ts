@@ -11,7 +11,7 @@ import type { AgentSettings } from '../config/events';
 import { planLimitError } from '../config/decider';
 import { CREDITS_PER_REPLY, ID_PREFIX, tiersOf } from '@support/domain';
 import { aiMayReply, conversationAggregate, type conversationsOf, conversationStream, ConversationState, TurnOutcome } from '@support/conversations';
-import type { Customers } from '@support/customers';
+import type { Customers, LeadRight } from '@support/customers';
 import { Position } from '@support/eventstore';
 import { Clock, CommandContext, Deps, DomainFailure, executeAll, failure, idsOf, load, Logger, priorWrite, withoutIdempotency } from '@support/application';
 import type { Workspaces } from '@support/workspaces';
@@ -263,12 +263,17 @@ export class AgentTurns {
     // The turn's own append carries the request's key; the lead's writes are its consequences.
     const plain = withoutIdempotency(ctx);
     try {
-      // The chat's details may fill the customer the API client gave, or the one its own lead created: no other.
+      // The chat's details may fill in the customer the API client gave, or correct the one its own lead created: no other.
       const { customers, conversations } = this.parts;
-      const mayChange =
-        customerId !== null &&
-        ((await conversations.commands.startedWith(conversationId)) === customerId || (await customers.createdByLeadIn(customerId, conversationId)));
-      const captured = await customers.captureLead(plain, conversationId, customerId, lead, mayChange);
+      const may: LeadRight =
+        customerId === null
+          ? 'none'
+          : (await conversations.commands.startedWith(conversationId)) === customerId
+            ? 'fill'
+            : (await customers.createdByLeadIn(customerId, conversationId))
+              ? 'replace'
+              : 'none';
+      const captured = await customers.captureLead(plain, conversationId, customerId, lead, may);
       // The conversation shows the customer's contact details as they are now (a new customer, or an e-mail just learnt).
       const linked = await this.parts.conversations.commands.linkCustomer(plain, conversationId, captured.customerId);
       return linked ?? captured.position;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { customerDecider, CustomerEvent } from '@support/customers';
+import { customerDecider, CustomerEvent, leadChanges } from '@support/customers';
 import { spec } from '../../support/decider-spec';
 
 const given = spec(customerDecider);
@@ -34,3 +34,13 @@ t.test('no customer, no capture', async (t) =>
     .when(capture({ email: 'ann@example.com' }))
     .thenFails(t, 'not_found'),
 );
+
+t.test("a lead replaces its own customer's details, fills in the API client's, and changes none of a customer it matched", async (t) => {
+  const current = { email: 'api@example.com', phone: null };
+  const typed = { email: 'chat@example.com', phone: '+1 555 0199' };
+  t.strictSame(
+    (['replace', 'fill', 'none'] as const).map((may) => leadChanges(current, typed, may)),
+    [typed, { phone: '+1 555 0199' }, {}],
+  );
+  t.strictSame(leadChanges({ email: null, phone: null }, typed, 'fill'), typed, 'all missing: all filled in');
+});
