@@ -25,6 +25,7 @@ export * from './responders/types';
 export { languageOf, wordsFor, type Language } from './responders/languages';
 export * from './rules/keywords';
 export * from './rules/lead';
+export * from './rules/insults';
 export * from './rules/abuse';
 export * from './rules/small-talk';
 export * from './rules/follow-up';

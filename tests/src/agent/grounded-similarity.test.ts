@@ -226,3 +226,32 @@ t.test('a share of a price is an amount of money; "bill me" asks for one; "fortn
     'Hi there! Pay by direct debit from a bank account. Memberships are billed fortnightly.',
   ]);
 });
+
+t.test('a price by its currency code is an amount; what is asked is read from the question, not from what the message tells', async (t) => {
+  // Given a price written "NOK 150", beside a sentence the model finds closer
+  const BIKES = { ...hit('art_bikes', 0, 'Bicycles', null, 'Bicycles board through the car lane. A bicycle costs NOK 150 one way.', 9), similarity: 0.9 };
+  const closer = async (texts: readonly string[]) => texts.map((s) => (s.includes('NOK') ? 0.81 : 0.9));
+  // When asked what a bike costs, then the one bubble holds the price too
+  t.strictSame((await ask({ message: 'How much is a bike?', hits: [BIKES], similarity: closer })).messages, [
+    'Hi there! Bicycles board through the car lane. A bicycle costs NOK 150 one way.',
+  ]);
+  // Given a height limit beside a closer sentence without a number
+  const HEIGHT = {
+    ...hit('art_height', 0, 'Car sizes', null, 'Measure your car before booking. Cars over 1.85 m high are large vehicles.', 9),
+    similarity: 0.9,
+  };
+  const nearer = async (texts: readonly string[]) => texts.map((s) => (s.includes('1.85') ? 0.85 : 0.9));
+  // When asked how tall a car may be, then the one bubble holds the limit too
+  t.strictSame((await ask({ message: 'How tall can my car be?', hits: [HEIGHT], similarity: nearer })).messages, [
+    'Hi there! Measure your car before booking. Cars over 1.85 m high are large vehicles.',
+  ]);
+  // Given a charge the model finds closer than the height limit
+  const CHECK_IN = {
+    ...hit('art_check_in', 0, 'Car sizes', null, 'A car bigger than booked pays NOK 200 at the terminal. Cars over 1.85 m high are large vehicles.', 9),
+    similarity: 0.9,
+  };
+  const charge = async (texts: readonly string[]) => texts.map((s) => (s.includes('NOK') ? 0.89 : 0.88));
+  // When the customer tells of paying, then asks how tall: the height counts as much as the charge
+  const told = await ask({ message: 'They made me pay extra at check-in. How tall can a car be?', hits: [CHECK_IN], similarity: charge });
+  t.strictSame(told.messages, ['Hi there! A car bigger than booked pays NOK 200 at the terminal. Cars over 1.85 m high are large vehicles.']);
+});

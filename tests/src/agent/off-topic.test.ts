@@ -86,6 +86,8 @@ t.test('the decline says who answers and what it helps with, in the tone', async
   // The default name says nothing: the business's assistant it is
   t.strictSame(offTopicReply('casual', AGENT_DEFAULTS.name, 'Acme'), "I'm Acme's AI assistant: I can only help with Acme stuff. What do you need?");
   t.match(offTopicReply('professional', 'Aria', 'Acme'), /^I am Aria, Acme's AI assistant, and I can only help with questions about Acme\./);
+  // A name ending in "s" takes the apostrophe alone
+  t.match(offTopicReply('friendly', 'Sigrid', 'Fjordline Ferries'), /^I'm Sigrid, Fjordline Ferries' AI assistant, so/);
 });
 
 t.test('a message asking only for a sum is off-topic, with or without the model', async (t) => {

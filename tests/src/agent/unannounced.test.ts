@@ -58,8 +58,23 @@ t.test('a deal asked for someone the articles never name is not answered from th
       'I am at university. Do you have any deal for students?',
       'Do you have a trade-in deal?',
       'Is there a military discount?',
+      'Do students get a cheaper fare?',
+      'Do seniors pay less on the ferry?',
+      'Do you have a discount?',
+      'Can my kids get a discount?',
+      'Do students get their results by email?',
     ].map(dealAskedFor),
-    [['teacher'], ['student'], ['trade'], ['militari']],
+    [['teacher'], ['student'], ['trade'], ['militari'], ['student'], ['senior'], [], ['kid'], []],
+  );
+  t.equal(
+    unannounced('Do students get a cheaper fare?', () => PRICES),
+    false,
+    'students: named where a price is',
+  );
+  t.equal(
+    unannounced('Do pensioners get a cheaper fare?', () => PRICES),
+    true,
+    'pensioners: never named',
   );
   t.equal(
     unannounced('Do you offer a discount for teachers?', () => PRICES),

@@ -208,3 +208,19 @@ t.test(
     t.strictSame([dog.status, dog.body.sources[0]], [200, 'Smoking, pets and cleaning fees']);
   },
 );
+
+t.test(
+  "on a whole help centre, an insulting question is answered, a deal for a group no article names is not, and a name ending in 's' takes the apostrophe alone",
+  { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
+  async (t) => {
+    // An outsider's ferry centre (tests/fixtures/eval/fjordline): the first was declined as off-topic, the second answered with the children's fares.
+    const ws = await wholeCentre('fjordline', 'Fjordline Ferries');
+    const rude = await ws.api.post('/agent/messages', { message: 'You useless bot, just answer me: how much is a bike, idiot?' });
+    t.strictSame([rude.status, rude.body.sources[0], rude.body.messages.join(' ').includes('NOK 150')], [200, 'Bicycles and motorbikes', true]);
+    const students = await ws.api.post('/agent/messages', { message: 'Do students get a cheaper fare?' });
+    t.strictSame([students.status, students.body.sources], [200, []]);
+    await declines(t, ws, 'Fjordline Ferries', ['🚢🐕❓']);
+    const decline = (await ws.api.post('/agent/messages', { message: '🚢🐕❓' })).body.messages[0];
+    t.match(decline, /^I'm Fjordline Ferries' AI assistant,/);
+  },
+);

@@ -11,6 +11,7 @@ import {
   SemanticSearch,
   unannounced,
   unknownSubject,
+  withoutInsults,
 } from '@support/agent';
 import { centresOf, type Half } from './eval-set';
 
@@ -57,7 +58,7 @@ const main = async () => {
         return { found, declined };
       };
       // As a turn does: slips put right, a follow-up asked in the light of the messages before it.
-      const own = index.spellChecked(centre.name, last, { customerFacing: true });
+      const own = index.spellChecked(centre.name, withoutInsults(last), { customerFacing: true });
       let asked = followUpQuery(own, q.turns.slice(0, -1));
       let looked = await lookUp(asked);
       // As a turn does: a follow-up in form only may ask of a subject of its own.

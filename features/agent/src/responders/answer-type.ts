@@ -16,7 +16,7 @@ const ASKS: [AnswerKind, RegExp][] = [
     'duration',
     /\b(?:how (?:long|often|soon|quickly|fast)|how many (?:days|hours|weeks|months|years|minutes)|when will|until when|by when|how far (?:in advance|ahead|into the future))\b/i,
   ],
-  ['quantity', /\b(?:how many|how much (?:storage|space|data)|how (?:big|large|long can)|maximum|max|limit|at most|up to)\b/i],
+  ['quantity', /\b(?:how many|how much (?:storage|space|data)|how (?:big|large|long can|tall|high|wide|heavy|old)|maximum|max|limit|at most|up to)\b/i],
 ];
 
 /** A percentage is an amount of money beside a word of price ("15% off", "a 3% fee"), not a humidity or a battery level. */
@@ -25,9 +25,12 @@ const PRICED = String.raw`\b(?:off|discount|discounts|discounted|fee|fees|refund
 /** A share of a price is an amount of money too: "one third of your daily rate", "half the fare", "double the standard price". */
 const SHARE_OF_PRICE = String.raw`\b(?:half|(?:one|a|two)[- ]thirds?|(?:one|a|three)[- ]quarters?|double|twice|triple)\s+(?:of\s+)?(?:the|your|its|our|their)\s+(?:[\p{L}-]+\s+){0,2}(?:rate|price|fare|fee|cost|charge|rent)s?\b`;
 
+/** ISO codes of currencies a help centre may price in, before or after the amount ("NOK 150", "45 EUR"); "kr" for the Nordic crowns. */
+const CURRENCY = String.raw`(?:usd|eur|gbp|cad|aud|nzd|chf|sek|nok|dkk|isk|pln|czk|huf|jpy|cny|inr|sgd|hkd|zar|mxn|brl|kr)`;
+
 const HOLDS: Record<AnswerKind, RegExp> = {
   money: new RegExp(
-    String.raw`[$€£¥¢]\s?\d|\d\s?(?:[€£¥¢]|eur|usd|gbp|cad|cents?)\b|\bfree\b|\d\s?%(?=.*${PRICED})|(?<=${PRICED}.*)\d\s?%|${SHARE_OF_PRICE}`,
+    String.raw`[$€£¥¢]\s?\d|\b${CURRENCY}\s?\d|\d\s?(?:[€£¥¢]|${CURRENCY}|cents?)\b|\bfree\b|\d\s?%(?=.*${PRICED})|(?<=${PRICED}.*)\d\s?%|${SHARE_OF_PRICE}`,
     'iu',
   ),
   duration:
@@ -46,8 +49,13 @@ const ASKS_VALUE =
   /(?<!\p{L})(?:when|which|how (?:much|many|long|far|soon|often|late|early|big)|latest|earliest|longest|shortest|cu[aá]nt[oa]s?|cu[aá]ndo|qu[eé]|wie (?:viel|viele|lange|oft|sp[aä]t|fr[uü]h)|wann|welche[rs]?|combien|quand|quel(?:le)?s?)(?!\p{L})/iu;
 const ASKS_STEPS = /\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what (?:do|should) i do|where)\b/i;
 
-/** The kinds of answer `question` asks for (a multi-part question may ask for several). */
-export const kindsAsked = (question: string): AnswerKind[] => {
+/** The message's questions (its sentences ending in "?"), or the whole message when it has none. */
+const asked = (message: string): string => message.match(/[^.!?]*\?/g)?.join(' ') ?? message;
+
+/** The kinds of answer `message` asks for (a multi-part question may ask for several). */
+export const kindsAsked = (message: string): AnswerKind[] => {
+  // Asked in a question, not told ("…made me pay extra. How tall can a car be?"): the message's questions, when it has any.
+  const question = asked(message);
   const kinds = ASKS.filter(([, re]) => re.test(question)).map(([kind]) => kind);
   if (!kinds.includes('quantity') && ASKS_VALUE.test(question) && !ASKS_STEPS.test(question)) kinds.push('quantity');
   return kinds;
@@ -62,7 +70,10 @@ const LOWEST =
 const HIGHEST =
   /\b(?:most expensive|priciest|highest[- ]priced|highest (?:price|cost|fee))\b|\bm[aá]s car[oa]s?\b|\bplus cher\b|\bteuerste\w*|\bpi[uù] costos[oa]\b/i;
 /** A price list's entry: a name, a colon, then its price, after a table's column name when it is one ("Basic: $12 per month", "Essential: £16.50 a month.", "Off-Peak: Weekly price $12.95 per week"). */
-const LISTED_PRICE = /^[^:.!?]{1,60}:\s*(?:\p{L}+\s+){0,3}(?:[$€£¥]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|eur|usd|gbp))/iu;
+const LISTED_PRICE = new RegExp(
+  String.raw`^[^:.!?]{1,60}:\s*(?:\p{L}+\s+){0,3}(?:(?:[$€£¥]|\b${CURRENCY})\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|${CURRENCY}\b))`,
+  'iu',
+);
 
 const priceOf = (entry: string): number | null => {
   const found = LISTED_PRICE.exec(entry.trim());
@@ -76,11 +87,11 @@ const priceOf = (entry: string): number | null => {
  * question asks for the cheapest (or the most expensive); none when it does not, or the list has
  * fewer than two prices. English, Spanish, French, German and Italian.
  */
-export const extremeEntries = (question: string, sentences: readonly string[]): Set<string> => {
-  // Asked in a question, not told ("I'm on the cheapest plan. Can I…?"): the message's questions, when it has any.
-  const asked = question.match(/[^.!?]*\?/g)?.join(' ') ?? question;
-  const lowest = LOWEST.test(asked);
-  if (!lowest && !HIGHEST.test(asked)) return new Set();
+export const extremeEntries = (message: string, sentences: readonly string[]): Set<string> => {
+  // Asked in a question, not told ("I'm on the cheapest plan. Can I…?").
+  const question = asked(message);
+  const lowest = LOWEST.test(question);
+  if (!lowest && !HIGHEST.test(question)) return new Set();
   const priced = sentences.flatMap((s) => {
     const price = priceOf(s);
     return price === null ? [] : [{ s, price }];

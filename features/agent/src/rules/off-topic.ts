@@ -104,7 +104,11 @@ const sharedWithClosest = (message: string, hits: readonly SearchHit[]): number 
 };
 
 /** Who answers: the agent's name, unless it is still the default one ("I'm AI Agent" says nothing). */
-const who = (name: string, business: string) => (name === AGENT_DEFAULTS.name ? `${business}'s AI assistant` : `${name}, ${business}'s AI assistant`);
+const who = (name: string, business: string) =>
+  name === AGENT_DEFAULTS.name ? `${possessive(business)} AI assistant` : `${name}, ${possessive(business)} AI assistant`;
+
+/** "Acme's", and "Fjordline Ferries'" for a name ending in "s" (as a plural's). */
+const possessive = (business: string) => (/s$/i.test(business) ? `${business}'` : `${business}'s`);
 
 const DECLINES: Record<Tone, (who: string, business: string) => string> = {
   professional: (who, business) => `I am ${who}, and I can only help with questions about ${business}. How can I help you today?`,

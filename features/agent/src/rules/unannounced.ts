@@ -41,8 +41,9 @@ export const asksAheadOfTime = (message: string): boolean => looksEnglish(messag
  * for no deal.
  */
 export const dealAskedFor = (message: string): string[] => {
-  if (!looksEnglish(message) || !asksTheBusiness(message)) return [];
-  const named = [...message.matchAll(DEAL_FOR), ...message.matchAll(NAMED_DEAL)].map((m) => m[1]);
+  if (!looksEnglish(message)) return [];
+  const asked = asksTheBusiness(message) ? [...message.matchAll(DEAL_FOR), ...message.matchAll(NAMED_DEAL)] : [];
+  const named = [...asked, ...message.matchAll(GROUP_DEAL)].map((m) => m[1]);
   return named.flatMap((words) => terms(words)).filter((t) => !GENERIC.has(t));
 };
 
@@ -76,5 +77,10 @@ const PRICED = new RegExp(
 const DEAL_FOR = new RegExp(String.raw`\b${DEAL}\s+(?:for|to)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)`, 'giu');
 /** "a student discount", "a trade-in deal". */
 const NAMED_DEAL = new RegExp(String.raw`([\p{L}-]+)\s+${DEAL}\b`, 'giu');
+/** The group as the question's subject: "Do students get a cheaper fare?", "Can seniors pay less?" ("Do you have a discount?" names none: "you" is a stop word). */
+const GROUP_DEAL = new RegExp(
+  String.raw`\b(?:do|does|can|could|will|would)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:get|pay|have|receive|qualify\s+for)\s+(?:(?:a|an|any)\s+)?(?:${DEAL}|less\b|(?:cheaper|lower|reduced|special)\s+(?:fares?|prices?|rates?|tickets?)\b)`,
+  'giu',
+);
 /** Words that name no group: "any special deal", "a better deal", "a bundle deal" is still judged by its word. */
 const GENERIC = new Set(terms('special better best good great cheap cheaper big bigger new current other'));

@@ -3,6 +3,7 @@ import { asksOfItsOwn, followUpQuery, mayAskOfItsOwn } from '../rules/follow-up'
 import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
+import { withoutInsults } from '../rules/insults';
 import { offTopicReply } from '../rules/off-topic';
 import { languageOf } from '../responders/languages';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
@@ -197,9 +198,10 @@ export class AgentTurns {
     // Greetings, thanks and goodbyes get a short reply in the agent's tone.
     const small = smallTalkOf(message);
     if (small) return freeReply(smallTalkReply(small, settings.tone, language));
-    // Contact details (a lead) are not words of the question, slips are put right; a follow-up is asked in the light of the messages before it.
-    const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => withoutContactDetails(m.content));
-    const own = this.parts.knowledge.spellChecked(workspaceId, withoutContactDetails(message));
+    // Contact details (a lead) and insults are not words of the question, slips are put right; a follow-up is asked in the light of the messages before it.
+    const wordsAsked = (text: string) => withoutInsults(withoutContactDetails(text));
+    const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => wordsAsked(m.content));
+    const own = this.parts.knowledge.spellChecked(workspaceId, wordsAsked(message));
     let asked = followUpQuery(own, earlier);
     const { escalation } = settings;
     // A hand-over tells the customer, in one free bubble, that a person takes over.
