@@ -41,6 +41,14 @@ t.test('a follow-up in form only asks of its own subject when the two together f
   t.strictSame(asksOfItsOwn('and what does a consultation cost?', [email], [hit('art_p', 0, 'Prices', null, 'A consultation costs £52.', 3)]), true);
   // A message pointing back, or of one word of its own, is read with the one before, without a second lookup
   t.strictSame([mayAskOfItsOwn('and how long does that take?'), mayAskOfItsOwn('and in London?')], [false, false]);
+  // As is one naming a circumstance of the question before it (an outsider's ferry centre: "and on the shorter crossings?",
+  // after a motorbike's price on one route, was answered with the delay compensation for shorter crossings)
+  t.strictSame(
+    ['and on the shorter crossings?', 'what about in the winter months?', 'And for the children under twelve?', 'What about the gate hours?'].map(
+      mayAskOfItsOwn,
+    ),
+    [false, false, false, true],
+  );
   // He, she, his, her, their point back at a person named before (an outsider's trial: "Can I add my brother…?", then
   // "how long until his code works?" was answered from the gate codes' article alone)
   for (const message of ['how long until his code works?', 'can she use my card?', 'does he need an ID?', 'what if their code fails?'])

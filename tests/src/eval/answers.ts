@@ -59,7 +59,7 @@ const main = async () => {
       };
       // As a turn does: slips put right, a follow-up asked in the light of the messages before it.
       const own = index.spellChecked(centre.name, withoutInsults(last), { customerFacing: true });
-      let asked = followUpQuery(own, q.turns.slice(0, -1));
+      let asked = followUpQuery(own, q.turns.slice(0, -1).map(withoutInsults));
       let looked = await lookUp(asked);
       // As a turn does: a follow-up in form only may ask of a subject of its own.
       if (asked !== own && !looked.declined && mayAskOfItsOwn(own)) {

@@ -46,5 +46,12 @@ export const asksOfItsOwn = (message: string, together: readonly SearchHit[], al
   return own.size >= 2 && !answered && held(together[0]) === 0 && held(alone[0]) >= 1;
 };
 
+/**
+ * A follow-up naming a circumstance of the question before it ("and on the shorter crossings?",
+ * "and for kids?", "what about in winter?"): the same question asked again, not a subject of its own.
+ */
+const CIRCUMSTANCE =
+  /^(?:(?:and|but|also|so|then|what about|how about)\s+)?(?:on|in|for|with|at|from|to|during|after|before|by|via|over|under|without|outside|inside)\b/i;
+
 /** A follow-up that may ask of a subject of its own (asksOfItsOwn), whose words are then looked up alone too. */
-export const mayAskOfItsOwn = (message: string): boolean => !pointsBack(message) && new Set(terms(message)).size >= 2;
+export const mayAskOfItsOwn = (message: string): boolean => !pointsBack(message) && !CIRCUMSTANCE.test(message.trim()) && new Set(terms(message)).size >= 2;

@@ -77,7 +77,7 @@ const PRICED = new RegExp(
 const DEAL_FOR = new RegExp(String.raw`\b${DEAL}\s+(?:for|to)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)`, 'giu');
 /** "a student discount", "a trade-in deal". */
 const NAMED_DEAL = new RegExp(String.raw`([\p{L}-]+)\s+${DEAL}\b`, 'giu');
-/** The group as the question's subject: "Do students get a cheaper fare?", "Can seniors pay less?" ("Do you have a discount?" names none: "you" is a stop word). */
+/** The group as the question's subject: "Do students get a cheaper fare?", "Do seniors pay less on the ferry?" ("Do you have a discount?" names none: "you" is a stop word). */
 const GROUP_DEAL = new RegExp(
   String.raw`\b(?:do|does|can|could|will|would)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:get|pay|have|receive|qualify\s+for)\s+(?:(?:a|an|any)\s+)?(?:${DEAL}|less\b|(?:cheaper|lower|reduced|special)\s+(?:fares?|prices?|rates?|tickets?)\b)`,
   'giu',
