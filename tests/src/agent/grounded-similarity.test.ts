@@ -255,3 +255,22 @@ t.test('a price by its currency code is an amount; what is asked is read from th
   const told = await ask({ message: 'They made me pay extra at check-in. How tall can a car be?', hits: [CHECK_IN], similarity: charge });
   t.strictSame(told.messages, ['Hi there! A car bigger than booked pays NOK 200 at the terminal. Cars over 1.85 m high are large vehicles.']);
 });
+
+t.test("the cheapest of a table whose rows have several cells is read from each row's first price", async (t) => {
+  // Given a cabin table whose rows start with the beds, a dearer row the closest to the question
+  const CABINS = {
+    ...hit(
+      'art_cabins',
+      0,
+      'Cabins',
+      null,
+      '| Cabin | Beds | Bergen – Hirtshals | Day routes |\n|---|---|---|---|\n| Sea-view cabin | 4 | NOK 1,690 | NOK 690 |\n| Inside cabin | 2 | NOK 990 | NOK 450 |\n| Suite | 2 | NOK 3,490 | not available |',
+      9,
+    ),
+    similarity: 0.9,
+  };
+  const similarity = async (texts: readonly string[]) => texts.map((s) => (s.includes('Sea-view') ? 0.9 : 0.8));
+  // When asked for the cheapest cabin, then the inside cabin's row is in the answer
+  const answer = await ask({ message: "What's the cheapest cabin?", hits: [CABINS], similarity });
+  t.match(answer.messages[0], /Inside cabin: Beds 2; Bergen – Hirtshals NOK 990/);
+});

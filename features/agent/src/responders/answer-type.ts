@@ -69,9 +69,14 @@ const LOWEST =
   /\b(?:cheapest|least expensive|most affordable|lowest[- ]priced|lowest (?:price|cost|fee))\b|\bm[aá]s barat[oa]s?\b|\bmoins cher\b|\bg[uü]nstigste\w*|\bbilligste\w*|\bpi[uù] economic[oa]\b/i;
 const HIGHEST =
   /\b(?:most expensive|priciest|highest[- ]priced|highest (?:price|cost|fee))\b|\bm[aá]s car[oa]s?\b|\bplus cher\b|\bteuerste\w*|\bpi[uù] costos[oa]\b/i;
-/** A price list's entry: a name, a colon, then its price, after a table's column name when it is one ("Basic: $12 per month", "Essential: £16.50 a month.", "Off-Peak: Weekly price $12.95 per week"). */
+/**
+ * A price list's entry: a name, a colon, then its price, after a table's column name when it is
+ * one ("Basic: $12 per month", "Essential: £16.50 a month.", "Off-Peak: Weekly price $12.95 per
+ * week"); in a table row of several cells, its first priced cell ("Inside cabin: Beds 2; Bergen
+ * – Hirtshals NOK 990").
+ */
 const LISTED_PRICE = new RegExp(
-  String.raw`^[^:.!?]{1,60}:\s*(?:\p{L}+\s+){0,3}(?:(?:[$€£¥]|\b${CURRENCY})\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|${CURRENCY}\b))`,
+  String.raw`^[^:.!?]{1,60}:\s*(?:[^;]{0,60};\s*){0,3}?(?:[\p{L}–-]+\s+){0,3}(?:(?:[$€£¥]|\b${CURRENCY})\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|${CURRENCY}\b))`,
   'iu',
 );
 
