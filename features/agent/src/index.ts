@@ -26,6 +26,7 @@ export { languageOf, wordsFor, type Language } from './responders/languages';
 export * from './rules/keywords';
 export * from './rules/lead';
 export * from './rules/insults';
+export * from './rules/long-message';
 export * from './rules/abuse';
 export * from './rules/small-talk';
 export * from './rules/follow-up';

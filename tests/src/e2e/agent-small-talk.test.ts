@@ -210,7 +210,7 @@ t.test(
 );
 
 t.test(
-  "on a whole help centre, an insulting question is answered, a deal for a group no article names is not, and a name ending in 's' takes the apostrophe alone",
+  "on a whole help centre, an insulting question and a long message are answered, a deal for a group no article names is not, and a name ending in 's' takes the apostrophe alone",
   { skip: missing.length ? `no embedding model (run scripts/fetch-model.sh): missing ${missing.join(', ')}` : false },
   async (t) => {
     // An outsider's ferry centre (tests/fixtures/eval/fjordline): the first was declined as off-topic, the second answered with the children's fares.
@@ -219,6 +219,14 @@ t.test(
     t.strictSame([rude.status, rude.body.sources[0], rude.body.messages.join(' ').includes('NOK 150')], [200, 'Bicycles and motorbikes', true]);
     const students = await ws.api.post('/agent/messages', { message: 'Do students get a cheaper fare?' });
     t.strictSame([students.status, students.body.sources], [200, []]);
+    // A long message is looked up by its question: its background's words led with the trailer (and, in the trial, the refunds)
+    const background =
+      'we are a family of four planning a long trip around Scandinavia this summer with our camper and we have many questions, but first some background about us. '.repeat(
+        50,
+      );
+    const long = await ws.api.post('/agent/messages', { message: `${background}So my question is: how long can our motorhome be before it costs extra?` });
+    t.strictSame([long.status, long.body.sources], [200, ['Caravans, trailers and motorhomes']]);
+    t.match(long.body.messages[0], /Motorhomes are priced by length\. A motorhome up to 7 m/, 'the motorhome first, not the trailer');
     await declines(t, ws, 'Fjordline Ferries', ['🚢🐕❓']);
     const decline = (await ws.api.post('/agent/messages', { message: '🚢🐕❓' })).body.messages[0];
     t.match(decline, /^I'm Fjordline Ferries' AI assistant,/);

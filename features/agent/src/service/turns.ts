@@ -4,6 +4,7 @@ import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
 import { withoutInsults } from '../rules/insults';
+import { questionsOfLong } from '../rules/long-message';
 import { offTopicReply } from '../rules/off-topic';
 import { languageOf } from '../responders/languages';
 import { smallTalkOf, smallTalkReply } from '../rules/small-talk';
@@ -198,8 +199,8 @@ export class AgentTurns {
     // Greetings, thanks and goodbyes get a short reply in the agent's tone.
     const small = smallTalkOf(message);
     if (small) return freeReply(smallTalkReply(small, settings.tone, language));
-    // Contact details (a lead) and insults are not words of the question, slips are put right; a follow-up is asked in the light of the messages before it.
-    const wordsAsked = (text: string) => withoutInsults(withoutContactDetails(text));
+    // Contact details (a lead) and insults are not words of the question, nor a long message's background; slips are put right; a follow-up is asked in the light of the messages before it.
+    const wordsAsked = (text: string) => questionsOfLong(withoutInsults(withoutContactDetails(text)));
     const earlier = history.filter((m) => m.sender_type === 'customer').map((m) => wordsAsked(m.content));
     const own = this.parts.knowledge.spellChecked(workspaceId, wordsAsked(message));
     let asked = followUpQuery(own, earlier);
