@@ -49,8 +49,14 @@ const ASKS_VALUE =
   /(?<!\p{L})(?:when|which|how (?:much|many|long|far|soon|often|late|early|big)|latest|earliest|longest|shortest|cu[aá]nt[oa]s?|cu[aá]ndo|qu[eé]|wie (?:viel|viele|lange|oft|sp[aä]t|fr[uü]h)|wann|welche[rs]?|combien|quand|quel(?:le)?s?)(?!\p{L})/iu;
 const ASKS_STEPS = /\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what (?:do|should) i do|where)\b/i;
 
-/** The message's questions (its sentences ending in "?"), or the whole message when it has none. */
-const asked = (message: string): string => message.match(/[^.!?]*\?/g)?.join(' ') ?? message;
+/**
+ * The message's questions (its sentences ending in "?"), or the whole message when it has none.
+ * Split, not matched: `/[^.!?]*\?/g` took time quadratic in a long message without a "?" (0.1 s at 10,000 characters).
+ */
+const asked = (message: string): string => {
+  const questions = message.split(/(?<=[.!?])/).filter((s) => s.endsWith('?'));
+  return questions.length > 0 ? questions.join(' ') : message;
+};
 
 /** The kinds of answer `message` asks for (a multi-part question may ask for several). */
 export const kindsAsked = (message: string): AnswerKind[] => {
