@@ -39,7 +39,7 @@ export * from './rules/own-dealings';
 export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';
 export { LlmResponder, LlmResponderOptions } from './responders/llm';
-export { term, terms, tokenize, stem, STOP_WORDS, looksEnglish } from './knowledge/text';
+export { term, terms, tokenize, stem, STOP_WORDS, looksEnglish, MAX_STEMMED_LENGTH } from './knowledge/text';
 export { oneEditApart } from './knowledge/spelling';
 export { splitArticle, cutLong, MAX_PASSAGE_CHARS } from './knowledge/passages';
 export { KnowledgeIndex, DEFAULT_INDEX_OPTIONS } from './knowledge/knowledge-index';

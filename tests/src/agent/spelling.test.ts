@@ -97,6 +97,16 @@ t.test("a word running two of the help centre's words together is split into the
     'two ways to split it ("time slot", "times lot") is none',
   );
   t.strictSame(asked('Can I park my hovercraft?'), 'Can I park my hovercraft?', 'an English word');
+  // Past 50 letters a "word" is no slip, and is not split (trying its splits took time quadratic in its length)
+  const long = new KnowledgeIndex();
+  long.upsert(article('kb_4', 'Words', 'Antidisestablishmentarianism is long. Supercalifragilisticexpialidocious is longer. Refunds are quick.'));
+  const longAsked = (text: string) => long.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(longAsked('refundssupercalifragilisticexpialidocious'), 'refunds supercalifragilisticexpialidocious', '41 letters');
+  t.strictSame(
+    longAsked('antidisestablishmentarianismsupercalifragilisticexpialidocious'),
+    'antidisestablishmentarianismsupercalifragilisticexpialidocious',
+    '62',
+  );
 });
 
 t.test('shorthand is spelt out when the help centre spells it out', async (t) => {

@@ -4,7 +4,7 @@ import type { Layout } from './layout';
 import { languageOf } from './language';
 import { questionWordFor, spelledOut } from './shorthand';
 import { centreWordFor, inCentrePhrases } from './synonyms';
-import { STOP_WORDS, stem } from './text';
+import { MAX_STEMMED_LENGTH, STOP_WORDS, stem } from './text';
 
 /**
  * Misspelt words of an English question put right against the help centre's own words
@@ -95,7 +95,8 @@ export const oneEditApart = (a: string, b: string): boolean => {
 };
 
 const correctionOf = (word: string, words: Words): string | null => {
-  if (word.length < MIN_LENGTH || STOP_WORDS.has(word) || holds(words, word) || english().has(word)) return null;
+  // A "word" longer than any word is no slip: trying its splits took time quadratic in its length.
+  if (word.length < MIN_LENGTH || word.length > MAX_STEMMED_LENGTH || STOP_WORDS.has(word) || holds(words, word) || english().has(word)) return null;
   return oneEditFrom(word, words) ?? splitInTwo(word, words);
 };
 

@@ -60,8 +60,15 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([...STOPWORD_ENG, ...EXTR
 
 const stemCache = new Map<string, string>();
 
+/**
+ * Past this length a token is no word, and is its own stem: the stemmer takes time worse than
+ * quadratic in a token's length (a 10,000-letter "word" held the event loop 2.8 s).
+ */
+export const MAX_STEMMED_LENGTH = 50;
+
 /** Porter2 stem of one lowercase token (memoised). */
 export const stem = (token: string): string => {
+  if (token.length > MAX_STEMMED_LENGTH) return token;
   let s = stemCache.get(token);
   if (s === undefined) {
     s = porter2(token);
