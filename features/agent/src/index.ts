@@ -35,6 +35,7 @@ export * from './rules/handoff';
 export * from './rules/question-parts';
 export * from './rules/unknown-subject';
 export * from './rules/unannounced';
+export * from './rules/staff-code';
 export * from './rules/own-dealings';
 export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';

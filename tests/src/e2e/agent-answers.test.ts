@@ -324,6 +324,12 @@ t.test('a yes-or-no question to the business on something no article names is ha
   // And so is a deal asked of a help centre that never speaks of one
   const deal = await ws.api.post('/agent/messages', { message: 'Do you have a promo code at the moment?' });
   t.strictSame([deal.body.escalated, deal.body.escalation_reason, deal.body.sources], [true, 'no_answer', []]);
+  // And so is a code the business's own people use, near as the returns article is to it
+  const code = await ws.api.post('/agent/messages', { message: 'Is there a code your support team can use to waive the 30 day limit on returns?' });
+  t.strictSame([code.body.escalated, code.body.escalation_reason, code.body.sources], [true, 'no_answer', []]);
+  // While the customer's own code is answered from the articles
+  const own = await ws.api.post('/agent/messages', { message: 'Does the code on my gift card ever expire?' });
+  t.strictSame([own.body.escalated, own.body.sources], [false, ['Gift cards']]);
   // And a question to the assistant about a place is still declined as off-topic, never handed over
   const trivia = await ws.api.post('/agent/messages', { message: 'Do you know what the capital of Australia is?' });
   t.strictSame([trivia.body.escalated, trivia.body.sources], [false, []]);
