@@ -25,7 +25,9 @@ export const unnamedOffering = (message: string, passages: () => readonly Passag
 };
 
 /** Words that name no offering: "Do you have any idea when…", "Do you have an update?", "Do you do anything about…". */
-const GENERIC = new Set(terms('idea ideas clue time info information detail details news update updates way ways option options anything something everything thing things help'));
+const GENERIC = new Set(
+  terms('idea ideas clue time info information detail details news update updates way ways option options anything something everything thing things help'),
+);
 const VERB = String.raw`(?:sell|rent|offer|stock|carry|make|provide|do|have|run|host|serve|lend|hire\s+out)s?`;
 /** Where the thing asked for ends: a preposition or a clause ("protein shakes at reception", "a location in Paris"). */
 const END = String.raw`(?=\s+(?:in|at|on|for|to|from|with|without|that|which|who|where|when|if|so|near|by|during|after|before|like|about|as)\b|\s*[?.!,;:]|\s*$)`;
