@@ -36,7 +36,6 @@ export * from './rules/question-parts';
 export * from './rules/unknown-subject';
 export * from './rules/unannounced';
 export * from './rules/staff-code';
-export * from './rules/unnamed-offering';
 export * from './rules/own-dealings';
 export { GroundedResponder, groundedAnswer } from './responders/grounded';
 export { relevantHits, judgeHits } from './responders/relevance';

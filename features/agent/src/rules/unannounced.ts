@@ -3,7 +3,6 @@ import { looksEnglish, terms } from '../knowledge/text';
 import type { Passage } from '../knowledge/types';
 import { asksForStaffCode, speaksOfStaffCode } from './staff-code';
 import { asksTheBusiness } from './unknown-subject';
-import { unnamedOffering } from './unnamed-offering';
 
 /**
  * Questions a help centre answers only when it says so itself, and that the nearest article
@@ -20,9 +19,7 @@ import { unnamedOffering } from './unnamed-offering';
  *   whether there is a deal at all ("Do you have a promo code at the moment?") where no public
  *   article speaks of one (a promo code only in an AI-disabled article); and
  * - a code the business's own people use (rules/staff-code.ts): answered only where a public
- *   article speaks of one; and
- * - whether the business sells or offers something no public passage names
- *   (rules/unnamed-offering.ts).
+ *   article speaks of one.
  *
  * A customer's own change ("I'm about to change my plan: will my price go up?") names no time
  * ahead and is answered as usual. Only English messages are judged, as for unknown names.
@@ -31,7 +28,6 @@ export const unannounced = (message: string, passages: () => readonly Passage[])
   if (asksAheadOfTime(message) && !passages().some((p) => ANNOUNCED.test(p.text))) return true;
   if (asksForADeal(message) && !passages().some((p) => OFFERS_A_DEAL.test(p.text))) return true;
   if (asksForStaffCode(message) && !passages().some((p) => speaksOfStaffCode(p.text))) return true;
-  if (unnamedOffering(message, passages)) return true;
   // The group must be named where a deal or a price is: "at most 8 students on a course" offers students nothing (the fifteenth centre).
   const named = dealAskedFor(message);
   return named.some((t) => !passages().some((p) => passageTerms(p).has(t) && PRICED.test(`${p.title} ${p.heading ?? ''} ${p.text}`)));
