@@ -23,6 +23,7 @@ export { agentsOf } from './config/read-model';
 export * from './knowledge/types';
 export * from './responders/types';
 export { languageOf, wordsFor, type Language } from './responders/languages';
+export { inAnotherLanguage } from './knowledge/language';
 export * from './rules/keywords';
 export * from './rules/lead';
 export * from './rules/insults';

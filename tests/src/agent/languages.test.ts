@@ -1,5 +1,5 @@
 import t from 'tap';
-import { languageOf, wordsFor } from '@support/agent';
+import { inAnotherLanguage, languageOf, wordsFor } from '@support/agent';
 
 // The language the agent's own words follow (responders/languages.ts).
 
@@ -16,9 +16,23 @@ t.test("a message's language: Spanish, German or French by their common words; E
       'How do I return an item?',
       'ok bye',
       'Posso devolver um item?',
+      'Quanto costa riparare lo schermo rotto del telefono?',
+      'Posso usare il mio piano in Francia senza costi extra?',
     ].map(languageOf),
-    ['es', 'es', 'es', 'de', 'de', 'fr', 'fr', null, null, null],
+    ['es', 'es', 'es', 'de', 'de', 'fr', 'fr', null, null, null, null, null],
   );
+});
+
+t.test('Italian and Portuguese are told apart from Spanish and French, though the agent has no words of its own in them', async (t) => {
+  const other = [
+    'Quanto costa riparare lo schermo rotto del telefono?',
+    'Posso usare il mio piano in Francia senza costi extra?',
+    'Quanto custa o envio para o Canadá?',
+    '¿Cuánto cuesta el envío a Canadá?',
+    'Wie hoch ist die Kaution?',
+  ];
+  const english = ['How do I return an item?', 'wat does it cost', 'ok bye'];
+  t.strictSame([...other, ...english].map(inAnotherLanguage), [...other.map(() => true), ...english.map(() => false)]);
 });
 
 t.test('in French, only the casual tone says "tu": the friendly and professional ones say "vous"', async (t) => {

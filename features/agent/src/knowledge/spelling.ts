@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Layout } from './layout';
-import { languageOf } from './language';
+import { inAnotherLanguage } from './language';
 import { questionWordFor, spelledOut } from './shorthand';
 import { centreWordFor, inCentrePhrases } from './synonyms';
 import { MAX_STEMMED_LENGTH, STOP_WORDS, stem } from './text';
@@ -19,8 +19,8 @@ import { MAX_STEMMED_LENGTH, STOP_WORDS, stem } from './text';
  *   with none, to the two words it runs together when the passages hold both (`splitInTwo`:
  *   "waitlist" for "waiting list"; on the tuning half it split one word, "chargeback");
  * - not a name (`isName`);
- * - not in a message in another language (`languageOf`): its word one edit from an English one
- *   is not a slip. A query of a few key words has no language to tell; it is taken as English.
+ * - not in a message in another language (`inAnotherLanguage`, Italian and Portuguese too): its
+ *   word one edit from an English one is not a slip. A query of a few key words has no language to tell; it is taken as English.
  */
 const MIN_LENGTH = 5;
 /** New words looked up in the help centre's words per message, at most. */
@@ -199,7 +199,7 @@ export const spellChecked = (message: string, layout: Layout, customerFacing: bo
     return right ?? original;
   });
   // The language is told only of a message with slips: most have none.
-  return slips && languageOf(message) === null ? fixed : message;
+  return slips && !inAnotherLanguage(message) ? fixed : message;
 };
 
 /** Reads the English words now, so that no customer's question waits for them (about 40 ms). */
