@@ -91,7 +91,17 @@ t.test('the decline says who answers and what it helps with, in the tone', async
 });
 
 t.test('a message asking only for a sum is off-topic, with or without the model', async (t) => {
-  for (const message of ["what's 7 times 8?", 'What is 15% of 80?', 'how much is 12.5 + 7', 'calculate 12/4 + 3', 'What’s 2+2?', 'work out 9 x 6 =']) {
+  for (const message of [
+    "what's 7 times 8?",
+    'What is 15% of 80?',
+    'how much is 12.5 + 7',
+    'calculate 12/4 + 3',
+    'What’s 2+2?',
+    'work out 9 x 6 =',
+    "what's 15% of £20?",
+    'how much is 20 euros times 3?',
+    'What is NOK 150 + NOK 75?',
+  ]) {
     t.strictSame([asksForSum(message), await offTopic(null, message, [PLANS]), await offTopic(model(0), message, [PLANS])], [true, true, true], message);
   }
   // Numbers in a question about the product are not a sum, nor a bare "24/7?" (opening hours)
@@ -101,6 +111,8 @@ t.test('a message asking only for a sum is off-topic, with or without the model'
     "what's 3-5 days delivery?",
     'How much is Plus for 2 people?',
     'what is 15% of my bill for tips?',
+    "what's £20 a month for Plus?",
+    'How much is 2 x the £5 add-on for my family plan?',
   ]) {
     t.strictSame(asksForSum(message), false, message);
   }

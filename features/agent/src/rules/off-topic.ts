@@ -52,7 +52,9 @@ export const offTopic = async (semantic: Pick<SemanticSearch, 'closestInList'> |
   return request > closest + (english ? OFF_TOPIC_MARGIN : 0);
 };
 
-const NUMBER = String.raw`[-+]?\d[\d.,]*`;
+/** A number, with its currency before or after it ("£20", "20 euros", "NOK 150"): "what's 15% of £20?" is a sum too. */
+const CURRENCY = String.raw`(?:[$€£¥]|(?:usd|eur|gbp|nok|sek|dkk|chf|cad|aud)\b|(?:euros?|dollars?|pounds?|quid|bucks)\b)`;
+const NUMBER = String.raw`(?:${CURRENCY}\s?)?[-+]?\d[\d.,]*(?:\s?${CURRENCY})?`;
 const OPERATOR = String.raw`(?:%\s*of|[-+*/x×÷^]|times|plus|minus|divided by|multiplied by|to the power of)`;
 /** "What's 7 times 8?", "how much is 15% of 80", "calculate 12/4 + 3": the question is the sum itself. */
 const SUM = new RegExp(
