@@ -11,6 +11,9 @@ t.test('a yes-or-no question naming something no public article names is unknown
     'Does Nestwise work with Apple HomeKit and Siri?',
     'Hi, can I pay for Plus in Bitcoin?',
     'I have a question. Will the hub run on Zigbee Pro?',
+    // A code of capitals and digits, in whichever question names it
+    'Is NEST30 a valid code? what does it give me?',
+    'Does SAVE-20 still work on Plus?',
   ])
     t.equal(unknownSubject(message, mentioned), true, message);
 });
@@ -29,6 +32,9 @@ t.test('the rest is answered from the articles as usual', async (t) => {
     ['Can I still buy it after I’ve started driving?', 'nor with a typographic apostrophe'],
     ['¿Puedo pagar con Bitcoin?', 'only English questions are judged'],
     ['Kann ich mit Bitcoin zahlen?', 'German capitalises its nouns'],
+    ['Does the X10 still work?', 'under four characters, a model or a size more often than a code'],
+    ['Is my PIN 1234 ok?', 'digits alone are no code name'],
+    ['Does the 5G hub work in Canada?', 'nor "5G"'],
   ])
     t.equal(unknownSubject(message, mentioned), false, `${message}: ${why}`);
 });

@@ -327,6 +327,9 @@ t.test('a yes-or-no question to the business on something no article names is ha
   // And so is a code the business's own people use, near as the returns article is to it
   const code = await ws.api.post('/agent/messages', { message: 'Is there a code your support team can use to waive the 30 day limit on returns?' });
   t.strictSame([code.body.escalated, code.body.escalation_reason, code.body.sources], [true, 'no_answer', []]);
+  // And so is a code no article names, near as gift cards are to it
+  const named = await ws.api.post('/agent/messages', { message: 'Is GIFT25 a valid code? What does it give me?' });
+  t.strictSame([named.body.escalated, named.body.escalation_reason, named.body.sources], [true, 'no_answer', []]);
   // While the customer's own code is answered from the articles
   const own = await ws.api.post('/agent/messages', { message: 'Does the code on my gift card ever expire?' });
   t.strictSame([own.body.escalated, own.body.sources], [false, ['Gift cards']]);

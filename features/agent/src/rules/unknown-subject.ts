@@ -16,20 +16,23 @@ import { looksEnglish } from '../knowledge/text';
 export const unknownSubject = (message: string, mentioned: (word: string) => boolean): boolean => {
   if (!looksEnglish(message)) return false;
   const asked = questionSentence(message);
-  if (asked === null || !YES_NO.test(asked)) return false;
-  return namesIn(asked).some((name) => !mentioned(name));
+  if (asked !== null && YES_NO.test(asked) && namesIn(asked).some((name) => !mentioned(name))) return true;
+  // A code, in whichever question names it ("Is KESTREL30 a valid code? What does it give me?").
+  return questionsOf(message).some((q) => YES_NO.test(q) && (q.match(CODE_LIKE) ?? []).some((code) => !mentioned(code)));
 };
 
-/** The question a message asks: its last sentence ending in "?" (else the whole message when it is one sentence). */
-const questionSentence = (message: string): string | null => {
+/** A message's questions: its sentences ending in "?" (else the whole message when it is one sentence). */
+const questionsOf = (message: string): string[] => {
   const sentences = message
     .split(/(?<=[.!?])\s+/)
     .map((s) => s.trim())
     .filter(Boolean);
   const questions = sentences.filter((s) => s.endsWith('?'));
-  if (questions.length > 0) return questions[questions.length - 1];
-  return sentences.length === 1 ? sentences[0] : null;
+  return questions.length > 0 ? questions : sentences.length === 1 ? sentences : [];
 };
+
+/** The question a message asks: its last. */
+const questionSentence = (message: string): string | null => questionsOf(message).at(-1) ?? null;
 
 /** An optional greeting or filler before the question ("Hi, do you…", "So can I…"). */
 const OPENING = String.raw`^(?:(?:hi|hello|hey|ok(?:ay)?|so|and|also|quick question)\W+)?`;
@@ -37,11 +40,21 @@ const ASKS = '(?:do|does|did|can|could|is|are|will|would|may|have|has)';
 /** Opens like a yes-or-no question, after an optional greeting. */
 const YES_NO = new RegExp(String.raw`${OPENING}${ASKS}\b`, 'i');
 
-/** Capitalised words after a sentence's first: the names a question mentions. */
-const namesIn = (sentence: string): string[] =>
-  [...sentence.matchAll(/(?<=[\s(/"'])(\p{Lu}[\p{L}\p{N}'-]*)/gu)]
+/**
+ * Capitalised words after a sentence's first: the names a question mentions. And anywhere, a
+ * code of capitals and digits ("Is KESTREL30 a valid code?", "Does SAVE-20 still work?"): only
+ * an article naming it can say, and one on some other code ("A PAC code is valid for 30 days")
+ * reads as a yes.
+ */
+const namesIn = (sentence: string): string[] => [
+  ...[...sentence.matchAll(/(?<=[\s(/"'])(\p{Lu}[\p{L}\p{N}'-]*)/gu)]
     .map((m) => m[1].replace(/'s$/, ''))
-    .filter((w) => !/^I(?:['’]\p{L}+)?$/u.test(w) && w !== w.toUpperCase());
+    .filter((w) => !/^I(?:['’]\p{L}+)?$/u.test(w) && w !== w.toUpperCase()),
+  ...(sentence.match(CODE_LIKE) ?? []),
+];
+
+/** Four or more capitals, digits and dashes, with at least one of each of the first two. */
+const CODE_LIKE = /(?<![\p{L}\p{N}-])(?=[\p{Lu}\d-]*\d)(?=[\p{Lu}\d-]*\p{Lu})[\p{Lu}\d][\p{Lu}\d-]{3,}(?![\p{L}\p{N}-])/gu;
 
 /**
  * A yes-or-no question put to the business about what it does or has ("Do you deliver…?", "Can
