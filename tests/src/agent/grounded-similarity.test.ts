@@ -273,4 +273,24 @@ t.test("the cheapest of a table whose rows have several cells is read from each 
   // When asked for the cheapest cabin, then the inside cabin's row is in the answer
   const answer = await ask({ message: "What's the cheapest cabin?", hits: [CABINS], similarity });
   t.match(answer.messages[0], /Inside cabin: Beds 2; Bergen – Hirtshals NOK 990/);
+  // And a price column named in four words ("UK price per month") is read as well: the table
+  // answers first, before a closer passage that names no price
+  const PLANS = {
+    ...hit(
+      'art_plans',
+      1,
+      'Plans',
+      null,
+      '| Plan | Data per month | UK price per month | Ireland price per month |\n|---|---|---|---|\n| Max | 100GB | £16 | €20 |\n| Lite | 8GB | £8 | €10 |',
+      8,
+    ),
+    similarity: 0.88,
+  };
+  const INTRO = { ...hit('art_plans', 0, 'Plans', null, 'Our plans give you calls, texts and data without a phone.', 9), similarity: 0.9 };
+  const plans = await ask({
+    message: 'What is your cheapest plan?',
+    hits: [INTRO, PLANS],
+    similarity: async (texts) => texts.map((s) => (s.includes('Our plans') ? 0.9 : 0.85)),
+  });
+  t.match(plans.messages[0], /^Hi there! Lite: Data per month 8GB; UK price per month £8/);
 });

@@ -79,10 +79,10 @@ const HIGHEST =
  * A price list's entry: a name, a colon, then its price, after a table's column name when it is
  * one ("Basic: $12 per month", "Essential: £16.50 a month.", "Off-Peak: Weekly price $12.95 per
  * week"); in a table row of several cells, its first priced cell ("Inside cabin: Beds 2; Bergen
- * – Hirtshals NOK 990").
+ * – Hirtshals NOK 990"), whose column may be named in up to five words ("UK price per month £8").
  */
 const LISTED_PRICE = new RegExp(
-  String.raw`^[^:.!?]{1,60}:\s*(?:[^;]{0,60};\s*){0,3}?(?:[\p{L}–-]+\s+){0,3}(?:(?:[$€£¥]|\b${CURRENCY})\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|${CURRENCY}\b))`,
+  String.raw`^[^:.!?]{1,60}:\s*(?:[^;]{0,60};\s*){0,3}?(?:[\p{L}–-]+\s+){0,5}(?:(?:[$€£¥]|\b${CURRENCY})\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:[.,]\d+)?)\s?(?:[€£¥]|${CURRENCY}\b))`,
   'iu',
 );
 
