@@ -20,7 +20,8 @@ import { MAX_STEMMED_LENGTH, STOP_WORDS, stem } from './text';
  *   "waitlist" for "waiting list"; on the tuning half it split one word, "chargeback");
  * - not a name (`isName`);
  * - not in a message in another language (`inAnotherLanguage`, Italian and Portuguese too): its
- *   word one edit from an English one is not a slip. A query of a few key words has no language to tell; it is taken as English.
+ *   word one edit from an English one is not a slip. A query of a few key words has no language
+ *   to tell; it is taken as English.
  */
 const MIN_LENGTH = 5;
 /** New words looked up in the help centre's words per message, at most. */

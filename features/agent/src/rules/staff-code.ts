@@ -19,7 +19,11 @@ export const speaksOfStaffCode = (text: string): boolean => NAMED.test(text) || 
 
 /** Not a password: "Does the front desk have the Wi-Fi password?" asks for what a customer may be told. */
 const CODE = String.raw`(?:codes?|pins?)`;
-/** Someone on the business's side: its staff, support, agents, the counter (not the front desk, which hands customers their own codes); "you" only as "you guys" or "on your side"; never the customer's own ("my team"). */
+/**
+ * Someone on the business's side: its staff, support, agents, the counter (not the front desk,
+ * which hands customers their own codes); "you" only as "you guys" or "on your side"; never the
+ * customer's own people ("my team").
+ */
 const STAFF = String.raw`(?<!\b(?:my|our|his|her|their)\s+)(?:(?:your\s+|the\s+)?(?:staff|support(?:\s+(?:people|team|staff|agents?|desk))?|agents?|team|employees?|colleagues|reps?|representatives?|counter)|you\s+guys|you\s+all)`;
 /** What they do with the code: have it, use it, type or put it in, apply it. */
 const USES = String.raw`(?:(?:can|could|would|might)\s+)?(?:have|has|got|keep|keeps|use|uses|used|type|types|punch|punches|enter|enters|put|puts|apply|applies)`;
