@@ -49,6 +49,13 @@ t.test('a follow-up in form only asks of its own subject when the two together f
     ),
     [false, false, false, true],
   );
+  // As is one supposing the customer's circumstance otherwise (an outsider's carrier: "and what if I'm in Ireland instead?",
+  // after moving a number from a UK network, was answered from roaming in Ireland); another thing done instead may not be
+  t.strictSame(["and what if I'm in Ireland instead?", 'what if we live abroad?', "and if I'd rather swap the date instead?"].map(mayAskOfItsOwn), [
+    false,
+    false,
+    true,
+  ]);
   // He, she, his, her, their point back at a person named before (an outsider's trial: "Can I add my brother…?", then
   // "how long until his code works?" was answered from the gate codes' article alone)
   for (const message of ['how long until his code works?', 'can she use my card?', 'does he need an ID?', 'what if their code fails?'])

@@ -201,6 +201,13 @@ t.test("a customer's word for what the help centre names otherwise is put in the
   t.strictSame(asked('Is anyone at the front desk on Sunday?'), 'Is anyone at the reception on Sunday?');
   t.strictSame(asked('Can I bring my kitten?'), 'Can I bring my kitten?', 'the centre never says "cat"');
   t.strictSame(asked('Write to voucher@shop.example'), 'Write to voucher@shop.example', 'an address');
+  const carrier = new KnowledgeIndex();
+  carrier.upsert(article('kb_5', 'Calling abroad', 'Calls to the USA cost 10p a minute, to Ireland 25p. A 30-day rolling plan costs £2 more.'));
+  const dialled = (text: string) => carrier.spellChecked('ws_r', text, { customerFacing: true });
+  t.strictSame(dialled('how much to ring an American number?'), 'how much to call an usa number?', "a people's word, capitalised, for the country");
+  t.strictSame(dialled('How much is month-to-month?'), 'How much is rolling?');
+  t.strictSame(dialled('Is there a French version?'), 'Is there a French version?', 'a language, not a country');
+  t.strictSame(dialled('My Canadian friend'), 'My Canadian friend', 'a country the centre never names');
   const both = new KnowledgeIndex();
   both.upsert(article('kb_2', 'Vouchers', 'Vouchers last a year. Gift cards never expire.'));
   t.strictSame(both.spellChecked('ws_r', 'Do vouchers run out?', { customerFacing: true }), 'Do vouchers expire?', 'its own word kept');

@@ -365,3 +365,29 @@ t.test('a customer telling of their own case is answered from the articles, not 
   t.strictSame(cook.body.sources, []);
   t.match(cook.body.messages[0], /can only help with questions about Meals/);
 });
+
+t.test('a country named by its people, and a circumstance supposed otherwise, are asked of the subject the articles name', async (t) => {
+  // Given a carrier's centre (an outsider's trial: "ring an american number" found no country; "and what if I'm in
+  // Ireland instead?", after moving a number from a UK network, was answered from roaming in Ireland)
+  const article = (n: number, title: string, content: string) => ({ id: kbId(n), title, content });
+  const ws = await helpCentre(
+    e2e,
+    'Carrier',
+    [
+      article(131, 'Bringing your number', '## From a UK network\nText PAC to 65075 from your phone.\n\n## From an Irish network\nPorting takes 2 hours.'),
+      article(132, 'Roaming in Europe', 'UK customers visiting Ireland are treated as being at home: no fair use limit applies.'),
+      article(
+        133,
+        'Calling abroad',
+        'Calls to other countries are not in your UK minutes.\n\n| Destination | Per minute |\n|---|---|\n| EU | 25p |\n| USA | 10p |',
+      ),
+    ],
+    { response_length: 'concise' },
+  );
+  // A yes-or-no question naming "American" is no longer one about something no article names
+  const rates = await ws.api.post('/agent/messages', { message: 'Can I ring American numbers, and what does it cost?' });
+  t.strictSame([rates.body.sources, /10p/.test(rates.body.messages.join(' '))], [['Calling abroad'], true]);
+  const first = await ws.api.post('/agent/messages', { message: 'how do I move my number over to you from a UK network?' });
+  const next = await ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: "and what if I'm in Ireland instead?" });
+  t.strictSame(next.body.sources, ['Bringing your number']);
+});

@@ -16,7 +16,7 @@ import {
 import { centresOf, type Half } from './eval-set';
 
 /**
- * `node tests/build/eval/answers.js [--half=tuning] [--misses] [--unanswerable]`: the grounded
+ * `node tests/build/eval/answers.js [--half=tuning] [--centre=NAME] [--misses] [--unanswerable]`: the grounded
  * responder in process, on one half of tests/fixtures/eval (no service, no HTTP): retrieval as a
  * turn does it, then where each answerable question's facts are (the top passage, any relevant
  * one, the reply); `--misses` prints the replies without their facts, `--unanswerable` also asks
@@ -34,7 +34,8 @@ const main = async () => {
       .toLowerCase()
       .replace(/[‐-―−]/g, '-');
   const tally = { answerable: 0, cited: 0, stated: 0, near: 0, nearDeclined: 0, inTop: 0, inTopArticleHits: 0, sources: 0, searched: 0, r1: 0, r5: 0 };
-  for (const centre of centresOf(half)) {
+  const only = process.argv.find((a) => a.startsWith('--centre='))?.split('=')[1];
+  for (const centre of centresOf(half).filter((c) => !only || c.name === only)) {
     const index = new KnowledgeIndex();
     for (const a of centre.articles) index.upsert({ ...a, workspace_id: centre.name });
     const titles = new Map(centre.articles.map((a) => [a.id, a.title]));

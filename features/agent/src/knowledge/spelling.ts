@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Layout } from './layout';
 import { inAnotherLanguage } from './language';
 import { questionWordFor, spelledOut } from './shorthand';
-import { centreWordFor, inCentrePhrases } from './synonyms';
+import { centreWordFor, countryFor, inCentrePhrases } from './synonyms';
 import { MAX_STEMMED_LENGTH, STOP_WORDS, stem } from './text';
 
 /**
@@ -181,6 +181,12 @@ export const spellChecked = (message: string, layout: Layout, customerFacing: bo
     if (asking !== null && !partOfToken(phrased, at, original.length)) {
       slips = true;
       return /^\p{Lu}/u.test(original) ? asking[0].toUpperCase() + asking.slice(1) : asking;
+    }
+    // A people's word is capitalised ("an American number"): looked up before a name is kept.
+    const country = countryFor(original.toLowerCase(), held);
+    if (country !== null && !partOfToken(phrased, at, original.length)) {
+      slips = true;
+      return country;
     }
     if (isName(original, phrased, at)) return original;
     const other = centreWordFor(original.toLowerCase(), held);

@@ -67,9 +67,11 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
   [/\bsign(?:s|ed|ing)? up\b/gi, ['register'], 'sign'],
   // Ringing a person or a number is calling them ("who do I ring?"), not a ring (a light, a bell).
   [
-    /\b(?:ring|ringing|rang)\b(?=\s+(?:you|us|them|someone|somebody|anyone|the (?:office|clinic|shop|team|number|line)|\d|[?.!]|$))|(?<=\b(?:who|which number|what number) (?:do|should|can|could) (?:i|we) )ring\b/gi,
+    /\b(?:ring|ringing|rang)\b(?=\s+(?:you|us|them|someone|somebody|anyone|the (?:office|clinic|shop|team|number|line)|(?:a|an|the|my|our|your|his|her|their|this|that)\s+(?:[\p{L}-]+\s+){0,2}(?:numbers?|lines?|landlines?|mobiles?|phones?)\b|\d|[?.!]|$))|(?<=\b(?:who|which number|what number) (?:do|should|can|could) (?:i|we) )ring\b/giu,
     ['call'],
   ],
+  // A plan paid month by month, where the centre calls it rolling (British usage).
+  [/\bmonth[- ]to[- ]month\b/gi, ['rolling']],
   [/\b(?:a )?bite to eat\b/gi, ['food']],
   // Holding on to something is keeping it ("how long will you hang on to them?"); "hold on" alone is waiting.
   [/\b(?:hang|hangs|hanging|hold|holds|holding)\s+(?:on\s+to|onto)\b/gi, ['keep', 'kept']],
@@ -92,6 +94,34 @@ const PHRASES: readonly [RegExp, readonly string[], string?][] = [
 ];
 
 const heldIn = (phrase: string, holds: (word: string) => boolean) => phrase.split(/[^\p{L}]+/u).every(holds);
+
+/**
+ * A country by its people's word ("an American number", "my Irish plan") where the centre names
+ * the country only; written with a capital, so looked up before a capitalised word is kept as a
+ * name. "Us" is never an alternative: the pronoun is in every centre. Peoples whose word is also
+ * a language ("French", "Welsh") are left out: "a French menu?" asks of the language.
+ */
+const PEOPLES = new Map<string, readonly string[]>([
+  ['american', ['usa', 'united states', 'america']],
+  ['british', ['uk', 'united kingdom', 'britain']],
+  ['scottish', ['scotland']],
+  ['irish', ['ireland']],
+  ['canadian', ['canada']],
+  ['australian', ['australia']],
+  ['european', ['europe', 'eu']],
+  ['mexican', ['mexico']],
+  ['indian', ['india']],
+  ['belgian', ['belgium']],
+  ['swiss', ['switzerland']],
+  ['austrian', ['austria']],
+]);
+
+/** The country the centre names for a people's word (lowercased) it never uses; null otherwise. */
+export const countryFor = (word: string, holds: (word: string) => boolean): string | null => {
+  const countries = PEOPLES.get(word);
+  if (countries === undefined || holds(word)) return null;
+  return countries.find((c) => heldIn(c, holds)) ?? null;
+};
 
 /**
  * The help centre's word for `word` (lowercased) when the centre never uses `word` and holds

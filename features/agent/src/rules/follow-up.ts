@@ -53,5 +53,13 @@ export const asksOfItsOwn = (message: string, together: readonly SearchHit[], al
 const CIRCUMSTANCE =
   /^(?:(?:and|but|also|so|then|what about|how about)\s+)?(?:on|in|for|with|at|from|to|during|after|before|by|via|over|under|without|outside|inside)\b/i;
 
+/**
+ * The customer's own circumstance supposed otherwise ("and what if I'm in Ireland instead?", "what
+ * if we live abroad?"): the question before it, asked again. Another thing done instead ("and if
+ * I'd rather swap the date instead?") may be a subject of its own.
+ */
+const SUPPOSED = /^(?:(?:and|but|so)\s+)?(?:what|how about) if\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|\s+was|\s+were|\s+live|\s+have|\s+had)\b/i;
+
 /** A follow-up that may ask of a subject of its own (asksOfItsOwn), whose words are then looked up alone too. */
-export const mayAskOfItsOwn = (message: string): boolean => !pointsBack(message) && !CIRCUMSTANCE.test(message.trim()) && new Set(terms(message)).size >= 2;
+export const mayAskOfItsOwn = (message: string): boolean =>
+  !pointsBack(message) && !CIRCUMSTANCE.test(message.trim()) && !SUPPOSED.test(message.trim()) && new Set(terms(message)).size >= 2;
