@@ -1,5 +1,5 @@
 import t from 'tap';
-import { asksOfItsOwn, followUpQuery, mayAskOfItsOwn } from '@support/agent';
+import { asksOfItsOwn, continuesSubject, followUpQuery, mayAskOfItsOwn, mayContinue } from '@support/agent';
 import { hit } from '../support/hits';
 
 // Which of the customer's earlier messages a message is searched with (rules/follow-up.ts).
@@ -64,4 +64,25 @@ t.test('a follow-up in form only asks of its own subject when the two together f
       [false, `Can I add my brother to my unit?\n${message}`],
       message,
     );
+});
+
+t.test('a short question that does not point back continues the subject before it where that subject holds as many of its words', async (t) => {
+  // Given "How do I reset my password?" (an outsider's broadband centre)
+  const reset = hit('art_pw', 0, 'Resetting your password', null, 'Open the email from us and tap the reset link. The link works for 1 hour.', 3);
+  const kept = hit('art_data', 1, 'How we keep your data', 'How long we keep it', 'We keep billing records for 6 years.', 3);
+  const change = hit('art_email', 0, 'Changing your email', null, 'To change your email, open Account and choose Email.', 3);
+  // Then "how long does the link stay valid?" is read with it: found alone, the data's "how long" holds no more of its words
+  t.strictSame([mayContinue('how long does the link stay valid?'), continuesSubject('how long does the link stay valid?', [kept], [reset])], [true, true]);
+  // And a question of another subject, whose own passage holds more of its words, stays alone
+  t.strictSame(continuesSubject('how do I change my email?', [change], [reset]), false);
+  // As does one found in the same article either way, or one the subject's passage holds none of
+  t.strictSame(
+    [continuesSubject('how long does the link stay valid?', [reset], [reset]), continuesSubject('what are your prices?', [kept], [reset])],
+    [false, false],
+  );
+  // A message that leans back is read with the one before already; a long one stands alone
+  t.strictSame(
+    [mayContinue('and how long does that take?'), mayContinue('how long does the reset link I got from you stay valid on my phone and laptop?')],
+    [false, false],
+  );
 });

@@ -1,7 +1,9 @@
 import {
   asksOfItsOwn,
+  continuesSubject,
   followUpQuery,
   mayAskOfItsOwn,
+  mayContinue,
   GroundedResponder,
   KnowledgeIndex,
   mentionedIn,
@@ -60,12 +62,17 @@ const main = async () => {
       };
       // As a turn does: slips put right, a follow-up asked in the light of the messages before it.
       const own = index.spellChecked(centre.name, withoutInsults(last), { customerFacing: true });
-      let asked = followUpQuery(own, q.turns.slice(0, -1).map(withoutInsults));
+      const earlier = q.turns.slice(0, -1).map(withoutInsults);
+      let asked = followUpQuery(own, earlier);
       let looked = await lookUp(asked);
-      // As a turn does: a follow-up in form only may ask of a subject of its own.
+      // As a turn does: a follow-up in form only may ask of a subject of its own, and a short question may continue one.
       if (asked !== own && !looked.declined && mayAskOfItsOwn(own)) {
         const alone = await lookUp(own);
         if (!alone.declined && asksOfItsOwn(own, looked.found, alone.found)) [asked, looked] = [own, alone];
+      } else if (asked === own && earlier.length > 0 && !looked.declined && looked.found.length > 0 && mayContinue(own)) {
+        const withSubject = `${earlier[earlier.length - 1]}\n${own}`;
+        const together = await lookUp(withSubject);
+        if (!together.declined && continuesSubject(own, looked.found, together.found)) [asked, looked] = [withSubject, together];
       }
       const hits = looked.declined ? [] : looked.found;
       // As a turn does: each question of a message with two or three looked up on its own.

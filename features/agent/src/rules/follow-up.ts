@@ -40,10 +40,37 @@ export const followUpQuery = (message: string, earlier: readonly string[]): stri
  */
 export const asksOfItsOwn = (message: string, together: readonly SearchHit[], alone: readonly SearchHit[]): boolean => {
   const own = new Set(terms(message));
-  const held = (hit: SearchHit | undefined) => (hit ? [...passageTerms(hit.passage)].filter((w) => own.has(w)).length : 0);
+  const held = heldIn(own);
   // "and how quickly do you reply?" after the e-mail address: the subject's passage holds the time asked for in other words.
   const answered = together[0] !== undefined && kindsAsked(message).some((kind) => holdsKind(together[0].passage.text, kind));
   return own.size >= 2 && !answered && held(together[0]) === 0 && held(alone[0]) >= 1;
+};
+
+/** How many of `own` words a hit's passage holds (0 for none). */
+const heldIn =
+  (own: ReadonlySet<string>) =>
+  (hit: SearchHit | undefined): number =>
+    hit ? [...passageTerms(hit.passage)].filter((w) => own.has(w)).length : 0;
+
+/** At most this many words of substance make a question short enough to continue the subject before it without pointing back. */
+const CONTINUING_TERMS = 6;
+
+/** A question that may continue the subject before it without pointing back ("how long does the link stay valid?"). */
+export const mayContinue = (message: string): boolean => !leansBack(message) && terms(message).length <= CONTINUING_TERMS;
+
+/**
+ * Whether a short question that does not point back continues the subject of the message before
+ * it: "How do I reset my password?", then "how long does the link stay valid?" (an outsider's
+ * broadband centre: searched alone, the data-retention article answered). It does when the best
+ * passage found for the two together is of another article than the one found for it alone and
+ * holds one of its words at least, and as many as that one: the subject's article speaks of "the
+ * link", the other of "how long". A question of another subject ("how do I change my email?")
+ * finds a passage holding more of its words alone.
+ */
+export const continuesSubject = (message: string, alone: readonly SearchHit[], together: readonly SearchHit[]): boolean => {
+  const held = heldIn(new Set(terms(message)));
+  const kept = held(together[0]);
+  return together[0] !== undefined && together[0].passage.articleId !== alone[0]?.passage.articleId && kept >= 1 && kept >= held(alone[0]);
 };
 
 /**

@@ -1,5 +1,5 @@
 import { abuseVerdict } from '../rules/abuse';
-import { asksOfItsOwn, followUpQuery, mayAskOfItsOwn } from '../rules/follow-up';
+import { asksOfItsOwn, continuesSubject, followUpQuery, mayAskOfItsOwn, mayContinue } from '../rules/follow-up';
 import { asksForPerson, handoffReply, noHandoffReply } from '../rules/handoff';
 import { matchKeyword } from '../rules/keywords';
 import { findLead, Lead, withoutContactDetails } from '../rules/lead';
@@ -230,6 +230,11 @@ export class AgentTurns {
     if (asked !== own && found.hits.length > 0 && mayAskOfItsOwn(own)) {
       const alone = await this.parts.knowledge.customerHits(workspaceId, own, TURN_HITS);
       if (!alone.offTopic && asksOfItsOwn(own, found.hits, alone.hits)) [asked, found] = [own, alone];
+    } else if (asked === own && earlier.length > 0 && found.hits.length > 0 && mayContinue(own)) {
+      // A short question that does not point back may still continue the subject before it.
+      const withSubject = `${earlier[earlier.length - 1]}\n${own}`;
+      const together = await this.parts.knowledge.customerHits(workspaceId, withSubject, TURN_HITS);
+      if (!together.offTopic && continuesSubject(own, found.hits, together.hits)) [asked, found] = [withSubject, together];
     }
     // An off-topic request (a joke, stock tips, "are you a bot?") is declined: who answers, and what it helps with.
     if (found.offTopic) return freeReply(offTopicReply(settings.tone, settings.name, business, language));
