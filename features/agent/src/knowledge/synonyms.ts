@@ -116,22 +116,21 @@ const PEOPLES = new Map<string, readonly string[]>([
   ['austrian', ['austria']],
 ]);
 
-/** The country the centre names for a people's word (lowercased) it never uses; null otherwise. */
-export const countryFor = (word: string, holds: (word: string) => boolean): string | null => {
-  const countries = PEOPLES.get(word);
-  if (countries === undefined || holds(word)) return null;
-  return countries.find((c) => heldIn(c, holds)) ?? null;
+/** `word`'s first alternative in `table` whose every word the centre holds, when it never uses `word`; null otherwise. */
+const alternativeIn = (table: ReadonlyMap<string, readonly string[]>, word: string, holds: (word: string) => boolean): string | null => {
+  const other = table.get(word);
+  if (other === undefined || holds(word)) return null;
+  return other.find((o) => heldIn(o, holds)) ?? null;
 };
+
+/** The country the centre names for a people's word (lowercased) it never uses; null otherwise. */
+export const countryFor = (word: string, holds: (word: string) => boolean): string | null => alternativeIn(PEOPLES, word, holds);
 
 /**
  * The help centre's word for `word` (lowercased) when the centre never uses `word` and holds
  * every word of one of its alternatives (the first such); null otherwise.
  */
-export const centreWordFor = (word: string, holds: (word: string) => boolean): string | null => {
-  const other = WORDS.get(word);
-  if (other === undefined || holds(word)) return null;
-  return other.find((o) => heldIn(o, holds)) ?? null;
-};
+export const centreWordFor = (word: string, holds: (word: string) => boolean): string | null => alternativeIn(WORDS, word, holds);
 
 /** `message` with the customer's phrases in the centre's words, where the centre holds them. */
 export const inCentrePhrases = (message: string, holds: (word: string) => boolean): string =>
