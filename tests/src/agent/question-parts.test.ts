@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Answer, AnswerSettings, GroundedResponder, Question, questionParts } from '@support/agent';
+import { Answer, AnswerSettings, GroundedResponder, inSubject, leansOnPart, Question, questionParts } from '@support/agent';
 import { hit } from '../support/hits';
 
 t.test('a message with two or three questions is split into them; anything else is one question', async (t) => {
@@ -76,6 +76,29 @@ t.test('a part that leans on the one before it is searched with it', async (t) =
   );
 });
 
+t.test("a part that leans on the one before is answered from that part's subject when the subject speaks of it", async (t) => {
+  const parts = questionParts('is there something I can add for the attic, and what would it cost?');
+  t.strictSame(parts.map(leansOnPart), [false, true]);
+  t.strictSame(questionParts('How much is Plus? Do gift cards ever expire?').map(leansOnPart), [false, false]);
+  // Given the first part answered from the booster article, and the second's search led by the installation fee
+  const BOOSTER = hit('art_booster', 0, 'Mesh Boosters', null, 'A booster covers upstairs rooms.', 9);
+  const BOOSTER_PRICE = hit('art_booster', 1, 'Mesh Boosters', 'Price', 'Each booster costs €5 per month.', 8);
+  const FEE = hit('art_install', 0, 'Installation', null, 'A missed appointment costs €60.', 9.5);
+  const STEPS = hit('art_booster', 2, 'Mesh Boosters', null, 'Plug the booster in.', 8);
+  // When the second part ("what would it cost") is kept to the subject
+  // Then only the subject's passages answer it, when one of them holds its word as the other's best does
+  t.strictSame(inSubject('what would it cost', [BOOSTER], [FEE, BOOSTER_PRICE, STEPS]), [BOOSTER_PRICE, STEPS]);
+  // And not when none of the subject's passages found holds one of its words
+  t.strictSame(inSubject('what would it cost', [BOOSTER], [FEE, STEPS]), [FEE, STEPS]);
+  // And not when another article's best holds more of them
+  const DELIVERY = hit('art_delivery', 0, 'Delivery', null, 'Delivery to the attic costs €9.', 9.5);
+  t.strictSame(inSubject('what would delivery to the attic cost', [BOOSTER], [DELIVERY, BOOSTER_PRICE]), [DELIVERY, BOOSTER_PRICE]);
+  // And the hits stay as found when the subject already leads them, or is not among them, or the part before found nothing
+  t.strictSame(inSubject('what would it cost', [BOOSTER], [BOOSTER_PRICE, FEE]), [BOOSTER_PRICE, FEE]);
+  t.strictSame(inSubject('what would it cost', [BOOSTER], [FEE]), [FEE]);
+  t.strictSame(inSubject('what would it cost', [], [FEE, BOOSTER_PRICE]), [FEE, BOOSTER_PRICE]);
+});
+
 const settings: AnswerSettings = { name: 'Aria', tone: 'friendly', response_length: 'balanced', custom_instructions: null, model_tier: 'essential' };
 const responder = new GroundedResponder();
 const ask = (q: Omit<Question, 'settings' | 'history'>, length: AnswerSettings['response_length'] = 'balanced'): Promise<Answer> =>
@@ -137,4 +160,26 @@ t.test('a part whose best sentence an earlier part gave answers with its next', 
   const answer = await ask({ message, hits: [PLAN], similarity: scored(0.95, 0.85), parts });
   // Then the second part gives the minimum term rather than nothing
   t.strictSame(answer.messages, ['Hi there! The plan spreads the cost.', 'There is a minimum term of 12 months. I hope that helps!']);
+});
+
+t.test("a part that leans on the one before is answered from the article that part's answer cites", async (t) => {
+  // Given "…is there something I can add, and what would it cost?", whose second part's search is led by another article's fee
+  const BOOSTER = { ...hit('art_booster', 0, 'Mesh Boosters', null, 'A booster covers upstairs rooms.', 9), similarity: 0.9 };
+  const PRICE = { ...hit('art_booster', 1, 'Mesh Boosters', 'Price', 'Each booster costs €5 per month.', 8), similarity: 0.89 };
+  const FEE = { ...hit('art_install', 0, 'Installation', null, 'A missed appointment costs €60.', 9.5), similarity: 0.9 };
+  const message = 'is there something I can add for the attic, and what would it cost?';
+  const parts = (leans: boolean) => [
+    { message: 'is there something I can add for the attic', hits: [BOOSTER], similarity: near('upstairs') },
+    { message: 'what would it cost?', hits: [FEE, PRICE], leans, similarity: near('€') },
+  ];
+  // When the second part leans on the first
+  const answer = await ask({ message, hits: [BOOSTER], similarity: near('upstairs'), parts: parts(true) });
+  // Then its price is the booster's, and only the booster's article is cited
+  t.strictSame(
+    [answer.messages, answer.sources],
+    [['Hi there! A booster covers upstairs rooms.', 'Each booster costs €5 per month. I hope that helps!'], ['Mesh Boosters']],
+  );
+  // And a part that stands on its own keeps what its search found
+  const alone = await ask({ message, hits: [BOOSTER], similarity: near('upstairs'), parts: parts(false) });
+  t.strictSame(alone.sources, ['Mesh Boosters', 'Installation']);
 });

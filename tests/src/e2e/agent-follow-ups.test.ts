@@ -1,6 +1,7 @@
 import t from 'tap';
 import { helpCentre, kbId } from '../support/agent';
 import { serviceFixture } from '../support/fixture';
+import { centre } from '../eval/eval-set';
 
 // Follow-ups that do not look like one, through the API (with the embedding model, as `npm start` runs).
 
@@ -37,4 +38,20 @@ t.test('a short question that does not point back continues the subject before i
   // And a short question of another subject in the same conversation is answered from that subject
   const other = await ws.api.post('/agent/messages', { conversation_id: first.body.conversation_id, message: 'how much notice before I move?' });
   t.strictSame(other.body.sources, ['Moving house']);
+});
+
+t.test("a question's later part that leans on the part before is answered from that part's subject", async (t) => {
+  // Given an outsider's broadband centre (tuning half), where "…is there something I can add and what would it cost"
+  // got the €60 rescheduling fee of the installation article, not the booster's price
+  const ws = await helpCentre(e2e, 'Brightwave', centre('brightwave').articles, {});
+  // When one message asks what to add and then what "it" costs
+  const reply = await ws.api.post('/agent/messages', {
+    message: 'wifi doesnt reach the attic bedroom at all, is there something I can add and what would it cost',
+  });
+  // Then the price is the booster's, and only the booster's article is cited
+  const text = reply.body.messages.join(' ');
+  t.strictSame([/€5 per month/.test(text), /€60/.test(text), reply.body.sources], [true, false, ['Mesh Boosters for better Wi-Fi']]);
+  // And a part that stands on its own is still answered from its own article
+  const two = await ws.api.post('/agent/messages', { message: 'How much notice do you need when I move house? And how do I order a Mesh Booster?' });
+  t.strictSame(two.body.sources, ['Moving house', 'Mesh Boosters for better Wi-Fi']);
 });

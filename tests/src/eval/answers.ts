@@ -9,6 +9,7 @@ import {
   mentionedIn,
   offTopic,
   questionParts,
+  leansOnPart,
   searchKnowledge,
   SemanticSearch,
   unannounced,
@@ -80,12 +81,13 @@ const main = async () => {
       const parts =
         partsAsked.length > 1
           ? await Promise.all(
-              partsAsked.map(async ({ text, query }) => {
-                const partFound = await searchKnowledge(index, semantic, centre.name, query, 8, { customerFacing: true });
+              partsAsked.map(async (part) => {
+                const partFound = await searchKnowledge(index, semantic, centre.name, part.query, 8, { customerFacing: true });
                 return {
-                  message: text,
-                  hits: (await offTopic(semantic, query, partFound)) ? [] : partFound,
-                  similarity: (texts: readonly string[]) => semantic.textSimilarities(text, texts),
+                  message: part.text,
+                  hits: (await offTopic(semantic, part.query, partFound)) ? [] : partFound,
+                  leans: leansOnPart(part),
+                  similarity: (texts: readonly string[]) => semantic.textSimilarities(part.text, texts),
                 };
               }),
             )

@@ -19,6 +19,7 @@ export const SPLIT = {
     'roadwise',
     'fjordline',
     'kestrel',
+    'brightwave',
   ],
   heldOut: ['pedalpal', 'lumenlearn', 'tidewater', 'giglane'],
 } as const;

@@ -7,8 +7,8 @@ import { judgeHits, relevantHits } from './relevance';
 import { inContext, type Unit, unitsOf } from '../knowledge/sentences';
 import type { Answer, Question, Responder } from './types';
 import { asksItself, BUBBLES, chunk, type Chunk, CONTINUES, interleave, leadOf, PRONOUN_SUBJECT } from './bubbles';
-import { quickReplyFor, WORDING } from './wording';
-import { languageOf, wordsFor } from './languages';
+import { quickReplyFor, withoutGreeting, wordingOf } from './wording';
+import { inSubject } from '../rules/question-parts';
 
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
@@ -53,10 +53,14 @@ export class GroundedResponder implements Responder {
       // cheapest plan, and is there a lock-in?" gave the plan's summary twice).
       const said = new Set<string>();
       const grounded: Choice[] = [];
+      // A part leaning on the one before asks of the subject that one was answered from (inSubject).
+      let subject: SearchHit[] = [];
       for (const part of parts) {
-        const choice = await chooseFor({ ...question, ...part, parts: undefined, said }, share);
+        const hits = part.leans ? inSubject(part.message, subject, part.hits) : part.hits;
+        const choice = await chooseFor({ ...question, ...part, hits, parts: undefined, said }, share);
         choice?.chosen.forEach((c) => c.units.forEach((u) => said.add(u.text)));
         if (choice) grounded.push(choice);
+        subject = choice?.chosen[0] ? [choice.chosen[0].hit] : [];
       }
       if (grounded.length > 1) return assemble(question, interleave(grounded, bubbles), grounded);
     }
@@ -289,12 +293,3 @@ const assemble = (question: Question, bubbles: (Chunk | Chunk[])[], choices: Cho
 
   return { messages, quick_replies, buttons, images, sources, grounded: true };
 };
-
-/** "I don't know", without its greeting once the agent has already answered in this conversation. */
-const withoutGreeting = (question: Question, { greeting, unknown }: { greeting: string; unknown: string }): string => {
-  const answered = question.history.some((h) => h.role === 'ai');
-  return answered && unknown.startsWith(greeting) ? unknown.slice(greeting.length).trimStart() : unknown;
-};
-
-/** The greeting, closing and "I don't know" in the tone, and in the customer's language when it is one of languages.ts. */
-const wordingOf = (question: Question) => wordsFor(question.settings.tone, languageOf(question.message)) ?? WORDING[question.settings.tone] ?? WORDING.friendly;

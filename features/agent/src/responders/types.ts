@@ -43,6 +43,8 @@ export interface Question {
 export interface QuestionPart {
   message: string;
   hits: readonly SearchHit[];
+  /** Searched with the part before it (rules/question-parts.ts, leansOnPart): it may ask of the subject that part was answered from. */
+  leans?: boolean;
   similarity?: (texts: readonly string[]) => Promise<number[]>;
 }
 

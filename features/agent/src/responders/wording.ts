@@ -1,4 +1,5 @@
-import type { Tone } from './types';
+import { languageOf, wordsFor } from './languages';
+import type { Question, Tone } from './types';
 
 export interface Wording {
   greeting: string;
@@ -41,3 +42,13 @@ export const quickReplyFor = (title: string): string => {
   if (DIRECT_QUESTION.test(clean)) return `${clean.replace(/[.!:;]+$/, '')}?`;
   return `Tell me about "${clean}"`;
 };
+
+/** "I don't know", without its greeting once the agent has already answered in this conversation. */
+export const withoutGreeting = (question: Question, { greeting, unknown }: { greeting: string; unknown: string }): string => {
+  const answered = question.history.some((h) => h.role === 'ai');
+  return answered && unknown.startsWith(greeting) ? unknown.slice(greeting.length).trimStart() : unknown;
+};
+
+/** The greeting, closing and "I don't know" in the tone, and in the customer's language when it is one of languages.ts. */
+export const wordingOf = (question: Question) =>
+  wordsFor(question.settings.tone, languageOf(question.message)) ?? WORDING[question.settings.tone] ?? WORDING.friendly;

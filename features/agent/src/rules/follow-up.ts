@@ -47,7 +47,7 @@ export const asksOfItsOwn = (message: string, together: readonly SearchHit[], al
 };
 
 /** How many of `own` words a hit's passage holds (0 for none). */
-const heldIn =
+export const heldIn =
   (own: ReadonlySet<string>) =>
   (hit: SearchHit | undefined): number =>
     hit ? [...passageTerms(hit.passage)].filter((w) => own.has(w)).length : 0;

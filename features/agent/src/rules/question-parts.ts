@@ -1,5 +1,6 @@
 import { STOP_WORDS, terms } from '../knowledge/text';
-import { pointsBack } from './follow-up';
+import type { SearchHit } from '../knowledge/types';
+import { heldIn, pointsBack } from './follow-up';
 
 /**
  * Words that open a question of its own ("…, and how many sensors can I add?"), a question word
@@ -50,6 +51,25 @@ export const questionParts = (message: string): { text: string; query: string }[
     const resolved = text.replace(ONE, (words) => words.replace(/ones?$/i, thing));
     return { text: resolved, query: resolved };
   });
+};
+
+/** Whether a part (of questionParts) is searched with the part before it: it asks of that part's subject. */
+export const leansOnPart = (part: { text: string; query: string }): boolean => part.query !== part.text && part.query.endsWith(`\n${part.text}`);
+
+/**
+ * The hits of a part that leans on the part before it (leansOnPart): only the subject's article's
+ * when one of its passages found holds one of the part's words at least, and as many as the best
+ * hit of another article: in "…is there something I can add, and what would it cost?", "it" is
+ * the booster the first part was answered with, not the installation fee that an outsider's
+ * broadband centre found for the two searched together. `subject`: the part before's hits.
+ */
+export const inSubject = (text: string, subject: readonly SearchHit[], hits: readonly SearchHit[]): SearchHit[] => {
+  const article = subject[0]?.passage.articleId;
+  const own = hits.filter((h) => h.passage.articleId === article);
+  if (own.length === 0 || hits[0].passage.articleId === article) return [...hits];
+  const held = heldIn(new Set(terms(text)));
+  const most = Math.max(...own.map(held));
+  return most >= 1 && most >= held(hits[0]) ? own : [...hits];
 };
 
 /** The noun a part names after "a" or "the" ("a crown" in "How long is a crown guaranteed"), if any. */

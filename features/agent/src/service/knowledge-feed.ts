@@ -7,7 +7,7 @@ import { KnowledgeIndex } from '../knowledge/knowledge-index';
 import { answerTexts, mentionedIn } from '../knowledge/sentences';
 import { offTopic } from '../rules/off-topic';
 import { tellsOwnDealings } from '../rules/own-dealings';
-import { questionParts } from '../rules/question-parts';
+import { leansOnPart, questionParts } from '../rules/question-parts';
 import { asksTheBusiness, unknownSubject } from '../rules/unknown-subject';
 import { unannounced } from '../rules/unannounced';
 import type { QuestionPart } from '../responders/types';
@@ -114,10 +114,11 @@ export class KnowledgeFeed {
     const parts = questionParts(message);
     if (parts.length < 2) return undefined;
     return Promise.all(
-      parts.map(async ({ text, query }) => ({
-        message: text,
-        hits: (await this.customerHits(workspaceId, query, topK)).hits,
-        similarity: this.similarityTo(text),
+      parts.map(async (part) => ({
+        message: part.text,
+        hits: (await this.customerHits(workspaceId, part.query, topK)).hits,
+        leans: leansOnPart(part),
+        similarity: this.similarityTo(part.text),
       })),
     );
   }
