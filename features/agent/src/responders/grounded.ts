@@ -34,7 +34,8 @@ import { inSubject } from '../rules/question-parts';
  *   `buttons` and `images`: links and images in those passages only;
  * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions;
  * - a message of two or three questions (`parts`): each part's bubbles chosen on its own, in its
- *   share of the bubbles, and taken in turn (bubbles.ts, `interleave`).
+ *   share of the bubbles, and taken in turn (bubbles.ts, `interleave`); a part leaning on the one
+ *   before, from the article that one was answered from when it speaks of it (`inSubject`).
  * With nothing relevant it invents nothing: one polite "I don't know" bubble in the tone,
  * `grounded: false`, no sources (the caller may escalate instead).
  *

@@ -61,7 +61,8 @@ export const leansOnPart = (part: { text: string; query: string }): boolean => p
  * when one of its passages found holds one of the part's words at least, and as many as the best
  * hit of another article: in "…is there something I can add, and what would it cost?", "it" is
  * the booster the first part was answered with, not the installation fee that an outsider's
- * broadband centre found for the two searched together. `subject`: the part before's hits.
+ * broadband centre found for the two searched together. `subject`: what the part before was
+ * answered from (its first bubble's hit), not its best hit, which may be another article.
  */
 export const inSubject = (text: string, subject: readonly SearchHit[], hits: readonly SearchHit[]): SearchHit[] => {
   const article = subject[0]?.passage.articleId;

@@ -108,7 +108,8 @@ export class KnowledgeFeed {
 
   /**
    * A message of two or three questions (rules/question-parts.ts), each part with what its query
-   * finds for a customer and its own similarity; undefined for a message of one question.
+   * finds for a customer, whether it leans on the part before, and its own similarity; undefined
+   * for a message of one question.
    */
   async customerParts(workspaceId: string, message: string, topK: number): Promise<QuestionPart[] | undefined> {
     const parts = questionParts(message);
