@@ -54,6 +54,7 @@ export { SemanticSearch, searchKnowledge, passageForEmbedding, FUSION_BM25_WEIGH
 export { E5Model, EmbeddingModel, TextKind, defaultModelDir, missingModelFiles, MODEL_FILES, MAX_QUERY_CHARS, queryText } from './knowledge/e5-model';
 export { VectorFile } from './knowledge/vector-file';
 export { mentionedIn } from './knowledge/sentences';
+export { refersTo } from './knowledge/cross-references';
 export * from './service/configs';
 export * from './service/knowledge-feed';
 export * from './service/turns';

@@ -1,5 +1,14 @@
 import t from 'tap';
-import { asksForSum, CHOSEN_OFF_TOPIC_REQUESTS, MIN_SIMILARITY, OFF_TOPIC_MARGIN, OFF_TOPIC_REQUESTS, offTopic, offTopicReply } from '@support/agent';
+import {
+  asksForSum,
+  CHOSEN_OFF_TOPIC_REQUESTS,
+  MIN_SIMILARITY,
+  OFF_TOPIC_MARGIN,
+  OFF_TOPIC_REQUESTS,
+  offTopic,
+  offTopicReply,
+  SUM_REQUEST,
+} from '@support/agent';
 import { AGENT_DEFAULTS } from '@support/agent';
 import { hit } from '../support/hits';
 
@@ -32,6 +41,33 @@ t.test('a request must be nearer than the closest passage by a margin; a message
   t.ok(CHOSEN_OFF_TOPIC_REQUESTS.length < OFF_TOPIC_REQUESTS.length);
 });
 
+t.test('a message with one number, and one only, is not compared with the request for a sum', async (t) => {
+  // Given the sum request among the chosen ones
+  t.strictSame(
+    CHOSEN_OFF_TOPIC_REQUESTS.filter((r) => r === SUM_REQUEST),
+    [SUM_REQUEST],
+  );
+  const askedOf = async (message: string) => {
+    const semantic = model(0.5);
+    await offTopic(semantic, message, [PLANS]);
+    return semantic.asked[0].includes(SUM_REQUEST);
+  };
+  // When a message holds one number (an outsider's Spanish price question was declined as nearer the sum)
+  // Then the sum request is left out, in English and in another language
+  t.strictSame(
+    await Promise.all(
+      ['¿Cuánto cuesta enviar un paquete de unos 9 kilos?', 'How much is a 9 kg parcel?', 'Wie viel kostet ein Paket mit 2,5 kg?'].map(askedOf),
+    ),
+    [false, false, false],
+  );
+  // And a message with two numbers, or none (a sum written out in words), is still compared with it
+  t.strictSame(await Promise.all(['¿Cuánto es 12 más 7?', 'what is seven times eight?', '¿Cuánto es doce más siete?'].map(askedOf)), [true, true, true]);
+  // And the other requests stay
+  const semantic = model(0.5);
+  await offTopic(semantic, '¿Cuánto cuesta un paquete de 9 kilos?', [PLANS]);
+  t.strictSame(semantic.asked, [CHOSEN_OFF_TOPIC_REQUESTS.filter((r) => r !== SUM_REQUEST)]);
+});
+
 t.test('a message closer to a passage is not', async (t) => {
   t.strictSame(await offTopic(model(0.82), 'How much is Plus?', [PLANS]), false);
   // And the closest passage counts, not the first
@@ -46,6 +82,21 @@ t.test('a question using two words of its closest passage is about the product, 
   // And one shared word does not make it so, nor two in a request for a task
   t.strictSame(await offTopic(model(0.86), 'Can you tell me a joke about a desk?', [DESK]), true);
   t.strictSame(await offTopic(model(0.86), 'Tell me a joke about the front desk.', [DESK]), true);
+});
+
+t.test("a place's name is not a word of the product: a question on the weather there is still declined", async (t) => {
+  // Given a delivery-fee passage naming a city and the weekend, and a message closer to a request than to it
+  const FEES = {
+    ...hit('art_shop', 0, 'Deliveries', 'Delivery', 'Auckland: delivery $7.95. We deliver on weekdays, not at the weekend.', 3),
+    similarity: 0.84,
+  };
+  // When the question shares the city's name and one other word with it (an outsider's vet centre answered it with the fees)
+  // Then it is off-topic
+  t.strictSame(await offTopic(model(0.86), "what's the weather looking like in Auckland this weekend?", [FEES]), true);
+  // And two words of the product beside the name keep a question about the product, whatever the request
+  t.strictSame(await offTopic(model(0.86), 'Can you deliver to me in Auckland this weekend?', [FEES]), false);
+  // And a name opening a sentence is a word like any other
+  t.strictSame(await offTopic(model(0.86), 'Delivery at the weekend?', [FEES]), false);
 });
 
 t.test("a customer telling of their own case in two of its closest passage's words is about the product too", async (t) => {

@@ -49,6 +49,15 @@ t.test('such a question is answered only from articles that announce a change', 
     unannounced('Is Pro going to get more expensive soon?', () => [passage('The price of Pro will increase to $14.')]),
     false,
   );
+  // But a policy on changes that may come announces none (an outsider's parcel-locker centre)
+  const policy = [...PRICES, passage("We tell you at least 30 days before any price change. If you don't accept the new price, you can cancel.")];
+  t.strictSame(
+    [
+      unannounced('I heard your prices are going up in January. What will a small parcel cost next year?', () => policy),
+      unannounced('Are your prices going up any time soon?', () => [...PRICES, passage('Annual price changes take effect with your April bill.')]),
+    ],
+    [true, false],
+  );
 });
 
 t.test('a deal asked for someone the articles never name is not answered from them', async (t) => {

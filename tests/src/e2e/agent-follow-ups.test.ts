@@ -55,3 +55,29 @@ t.test("a question's later part that leans on the part before is answered from t
   const two = await ws.api.post('/agent/messages', { message: 'How much notice do you need when I move house? And how do I order a Mesh Booster?' });
   t.strictSame(two.body.sources, ['Moving house', 'Mesh Boosters for better Wi-Fi']);
 });
+
+t.test("a part whose answer sends the customer to another article is followed by that article's answer", async (t) => {
+  // Given five articles of an outsider's vet centre (tuning half), where the prescriptions article sends pet food to the
+  // shop's article ("– see Pharmacy, online shop and deliveries"): "…how much is the delivery" got the medication courier's fee
+  const titles = [
+    'Prescriptions and repeat medication',
+    'Pharmacy, online shop and deliveries',
+    'Grooming',
+    'Desexing (spey and castration)',
+    'Boarding at Pawsome Lodge (kennels and cattery)',
+  ];
+  const ws = await helpCentre(
+    e2e,
+    'Pawsome Vets',
+    centre('pawsome').articles.filter((a) => titles.includes(a.title)),
+    {},
+  );
+  // When a customer asks whether dog food is delivered, and what delivery costs
+  const reply = await ws.api.post('/agent/messages', { message: 'do u deliver dog food to wellington? how much is the delivery' });
+  // Then the shop's fee for the rest of the country follows the sentence that sends them there, and both articles are cited
+  const text = reply.body.messages.join(' ');
+  t.strictSame(
+    [/see Pharmacy, online shop and deliveries/.test(text), /\$11\.95/.test(text), reply.body.sources],
+    [true, true, ['Prescriptions and repeat medication', 'Pharmacy, online shop and deliveries']],
+  );
+});

@@ -19,7 +19,7 @@ import {
 import { centresOf, type Half } from './eval-set';
 
 /**
- * `node tests/build/eval/answers.js [--half=tuning] [--centre=NAME] [--misses] [--unanswerable]`: the grounded
+ * `node tests/build/eval/answers.js [--half=tuning] [--centre=NAME] [--question=ID] [--misses] [--unanswerable]`: the grounded
  * responder in process, on one half of tests/fixtures/eval (no service, no HTTP): retrieval as a
  * turn does it, then where each answerable question's facts are (the top passage, any relevant
  * one, the reply); `--misses` prints the replies without their facts, `--unanswerable` also asks
@@ -38,11 +38,12 @@ const main = async () => {
       .replace(/[‐-―−]/g, '-');
   const tally = { answerable: 0, cited: 0, stated: 0, near: 0, nearDeclined: 0, inTop: 0, inTopArticleHits: 0, sources: 0, searched: 0, r1: 0, r5: 0 };
   const only = process.argv.find((a) => a.startsWith('--centre='))?.split('=')[1];
+  const onlyQuestion = process.argv.find((a) => a.startsWith('--question='))?.split('=')[1];
   for (const centre of centresOf(half).filter((c) => !only || c.name === only)) {
     const index = new KnowledgeIndex();
     for (const a of centre.articles) index.upsert({ ...a, workspace_id: centre.name });
     const titles = new Map(centre.articles.map((a) => [a.id, a.title]));
-    for (const q of centre.questions) {
+    for (const q of centre.questions.filter((q) => !onlyQuestion || q.id === onlyQuestion)) {
       const near = q.kind === 'unanswerable_near' && process.argv.includes('--unanswerable');
       if (q.article_id === null && !near) continue;
       const last = q.turns[q.turns.length - 1];
@@ -100,6 +101,7 @@ const main = async () => {
         hits,
         similarity: (texts) => semantic.textSimilarities(asked, texts),
         passagesOf: (id) => index.passagesOf(centre.name, id),
+        referredTo: (p) => index.referredTo(centre.name, p),
       });
       if (near) {
         tally.near += 1;

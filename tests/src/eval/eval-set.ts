@@ -20,6 +20,8 @@ export const SPLIT = {
     'fjordline',
     'kestrel',
     'brightwave',
+    'skapa',
+    'pawsome',
   ],
   heldOut: ['pedalpal', 'lumenlearn', 'tidewater', 'giglane'],
 } as const;

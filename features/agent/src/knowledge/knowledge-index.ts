@@ -1,5 +1,6 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { spellChecked } from './spelling';
+import { referredTo } from './cross-references';
 import { splitArticle } from './passages';
 import { term, terms, tokenize } from './text';
 import { searchableText } from './ranking';
@@ -173,6 +174,11 @@ export class KnowledgeIndex {
   /** The query with its slips put right against the words of the workspace's passages in scope (spelling.ts). */
   spellChecked(workspaceId: string, query: string, scope: SearchScope = {}): string {
     return spellChecked(query, this.rows(workspaceId), scope.customerFacing === true);
+  }
+
+  /** The customer-facing passages of the articles a passage sends its reader to by title (cross-references.ts). */
+  referredTo(workspaceId: string, passage: Passage): Passage[] {
+    return referredTo(this.rows(workspaceId), passage);
   }
 
   isIndexed(workspaceId: string, articleId: string): boolean {

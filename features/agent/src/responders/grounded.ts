@@ -9,6 +9,8 @@ import type { Answer, Question, Responder } from './types';
 import { asksItself, BUBBLES, chunk, type Chunk, CONTINUES, interleave, leadOf, PRONOUN_SUBJECT } from './bubbles';
 import { quickReplyFor, withoutGreeting, wordingOf } from './wording';
 import { inSubject } from '../rules/question-parts';
+import { candidates, REFERRED } from './candidates';
+import { refersTo } from '../knowledge/cross-references';
 
 /**
  * The default responder: offline, deterministic (no randomness, no clock, no I/O) and grounded.
@@ -29,7 +31,9 @@ import { inSubject } from '../rules/question-parts';
  *   (one opening with "Then…" or "It…", or answering a question the article asks, with the one
  *   before it, even in the paragraph before; a question the article asks only with its answer);
  *   then, to fill two bubbles or more, the best article's other sentences in text order, never
- *   another article's. Duplicate sentences are dropped; `tone` adds a greeting and a closing;
+ *   another article's. Right after the best passage's come the sentences of an article it sends
+ *   its reader to ("see Returning your equipment"), when a sentence naming it answers and they
+ *   answer as closely as another article's must. Duplicates are dropped; `tone` adds a greeting and a closing;
  * - `sources`: titles of the articles whose passages gave a bubble (distinct, in bubble order);
  *   `buttons` and `images`: links and images in those passages only;
  * - `quick_replies`: up to 3 related articles not cited, in rank order, as questions;
@@ -98,18 +102,6 @@ export const UNIT_TERM_WEIGHT = 0.1;
 /** How much holding the kind of answer the question asks for (a price, a duration) adds (tuning half: 0.08 of 0 to 0.12). */
 export const UNIT_KIND_WEIGHT = 0.08;
 
-/**
- * Where an answer's sentences may come from: the relevant hits, best first, then the passages of
- * the best one's article that search did not rank among them (a price under its own heading, a
- * duration in the next paragraph), in article order.
- */
-const candidates = (question: Question, relevant: SearchHit[]): SearchHit[] => {
-  if (!question.passagesOf || relevant.length === 0) return relevant;
-  const have = new Set(relevant.map((h) => h.passage.id));
-  const more = question.passagesOf(relevant[0].passage.articleId).filter((p) => !have.has(p.id));
-  return [...relevant, ...more.map((passage): SearchHit => ({ passage, score: 0 }))];
-};
-
 /** What one question's answer is made of: its bubbles, best first, and how its hits were judged. */
 interface Choice {
   chosen: Chunk[];
@@ -139,10 +131,8 @@ export const groundedAnswer = (question: Question, scores?: ReadonlyMap<string, 
 /** At most `bubbles` bubbles that answer the question, in the order they are shown; null when nothing relevant answers. */
 const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string, number>): Choice | null => {
   const judged = judgeHits(question.message, question.hits);
-  const relevant = candidates(
-    question,
-    judged.filter((s) => s.relevant).map((s) => s.hit),
-  );
+  const found = judged.filter((s) => s.relevant).map((s) => s.hit);
+  const relevant = candidates(question, found);
   if (relevant.length === 0) return null;
 
   const asked = new Set(terms(question.message));
@@ -158,7 +148,11 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   // Every sentence once, with the passage it is shown from.
   const seen = new Set<string>();
   const pool: Pick[] = [];
-  relevant.forEach((hit, rank) => {
+  const topArticle = relevant[0].passage.articleId;
+  const referred = new Set(relevant.filter((h) => h.passage.articleId !== topArticle && !found.includes(h)).map((h) => h.passage.articleId));
+  relevant.forEach((hit, index) => {
+    // A passage of an article the best hit sends its reader to ("see Returning your equipment"), which search did not find, answers right after it.
+    const rank = hit.passage.articleId !== topArticle && !found.includes(hit) ? REFERRED : index;
     const units = unitsOf(hit.passage);
     const lead = leadOf(hit.passage, question.passagesOf);
     for (const unit of units) {
@@ -178,15 +172,22 @@ const choose = (question: Question, bubbles: number, scores?: ReadonlyMap<string
   const extremes =
     [...new Set(relevant.map((h) => h.passage.articleId))].map((id) => extremeEntries(question.message, unitsIn(id))).find((e) => e.size > 0) ?? new Set();
   for (const p of pool) if (extremes.has(p.unit.text)) [p.score, p.rank] = [p.score + (scores ? UNIT_KIND_WEIGHT : 1), -1];
-  const best = Math.max(...pool.map((p) => p.score));
+  // An article referred to answers after the best hit, never instead of it: its sentences set no bar.
+  const best = Math.max(...pool.filter((p) => p.rank !== REFERRED).map((p) => p.score));
   // Answering sentences: close in meaning to the best one (with the model), else sharing the question's words.
   // Without the model, a passage none of whose sentences shares a word matched by its title or heading: its first sentence stands in.
   const sharing = new Set(pool.filter((p) => !p.lead && overlap(p.unit) > 0).map((p) => p.hit));
-  const topArticle = relevant[0].passage.articleId;
   const margin = (p: Pick) => (p.hit.passage.articleId === topArticle ? UNIT_MARGIN : OTHER_ARTICLE_MARGIN);
-  const matching = scores
+  const answers = scores
     ? pool.filter((p) => p.score >= best - margin(p))
     : pool.filter((p, i) => !p.lead && (p.rank < 0 || overlap(p.unit) > 0 || (!sharing.has(p.hit) && pool[i - 1]?.hit !== p.hit)));
+  // An article referred to answers only after a sentence naming it answers: the best hit's, or one an earlier part gave.
+  const referring = [...answers.filter((r) => r.rank === 0).map((r) => r.unit.text), ...(question.said ?? [])];
+  const followed = (p: Pick) =>
+    p.hit.passage.articleId !== topArticle && referred.has(p.hit.passage.articleId) && referring.some((text) => refersTo(text, p.hit.passage.title));
+  const matching = answers.filter((p) => p.rank !== REFERRED || followed(p));
+  // Followed, the article's passages that search found answer there too (a price-list entry asked for stays first).
+  for (const p of matching) if (p.rank > 0 && followed(p)) p.rank = REFERRED;
   // Passage by passage in rank order, each one's best first (ranked by score alone, the tuning half cited more articles and stated fewer facts).
   const ranked = [...matching].sort((a, b) => a.rank - b.rank || b.score - a.score || a.unit.index - b.unit.index);
 

@@ -33,6 +33,8 @@ export interface Question {
   similarity?: (texts: readonly string[]) => Promise<number[]>;
   /** Every passage of an article, in its order: the answer may come from a part of the best article that search ranked lower. */
   passagesOf?: (articleId: string) => readonly Passage[];
+  /** The customer-facing passages of the articles a passage sends its reader to by title ("see Returning your equipment"). */
+  referredTo?: (passage: Passage) => readonly Passage[];
   /** When the message asks two or three things (rules/question-parts.ts): each part with its own hits, answered part by part. */
   parts?: readonly QuestionPart[];
   /** Sentences an earlier part of the message already gave: this part answers with others. */

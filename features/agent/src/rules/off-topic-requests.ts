@@ -56,3 +56,9 @@ export const CHOSEN_OFF_TOPIC_REQUESTS: readonly string[] = [
 
 /** Every request a message is compared with. */
 export const OFF_TOPIC_REQUESTS: readonly string[] = [...CHOSEN_OFF_TOPIC_REQUESTS, ...EVERYDAY_REQUESTS];
+
+/** The chosen request for a sum, which needs two numbers (off-topic.ts). */
+export const SUM_REQUEST = 'How much is 12 plus 7, or 9 times 6?';
+/** The lists without it: the same arrays each time, as the model keeps each list's embeddings by identity. */
+export const CHOSEN_OFF_TOPIC_REQUESTS_BUT_SUM: readonly string[] = CHOSEN_OFF_TOPIC_REQUESTS.filter((r) => r !== SUM_REQUEST);
+export const OFF_TOPIC_REQUESTS_BUT_SUM: readonly string[] = OFF_TOPIC_REQUESTS.filter((r) => r !== SUM_REQUEST);

@@ -63,9 +63,14 @@ const CHANGE_AHEAD = [
   new RegExp(String.raw`\b(?:planning|plans?|about|going)\s+to\s+${CHANGE}\b`, 'i'),
 ];
 const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december)';
-/** "From 1 March 2027", "starting in January", "will increase", "a price change": an article saying what is coming. */
+/**
+ * "From 1 March 2027", "starting in January", "will increase", "a price change": an article
+ * saying what is coming. Not "any price change": "We tell you at least 30 days before any price
+ * change" is a policy, and it answered "I heard your prices are going up in January…" with
+ * today's prices (an outsider's parcel-locker centre).
+ */
 const ANNOUNCED = new RegExp(
-  String.raw`\b(?:from|starting(?:\s+(?:on|in))?|as\s+of|effective(?:\s+from)?)\s+(?:\d{1,2}\s+)?${MONTH}\b|\bwill\s+(?:increase|rise|go\s+up|change)\b|\b(?:price|fee)\s+(?:increase|change|rise)s?\b`,
+  String.raw`\b(?:from|starting(?:\s+(?:on|in))?|as\s+of|effective(?:\s+from)?)\s+(?:\d{1,2}\s+)?${MONTH}\b|\bwill\s+(?:increase|rise|go\s+up|change)\b|(?<!\bany\s+)\b(?:price|fee)\s+(?:increase|change|rise)s?\b`,
   'i',
 );
 const DEAL = String.raw`(?:discounts?|deals?|concessions?|promo(?:tion)?s?|coupons?|special\s+(?:prices?|rates?|offers?)|reduced\s+(?:prices?|rates?))`;

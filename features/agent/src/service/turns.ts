@@ -250,6 +250,7 @@ export class AgentTurns {
       hits: found.hits,
       similarity: this.parts.knowledge.similarityTo(asked),
       passagesOf: (articleId) => this.parts.knowledge.index.passagesOf(workspaceId, articleId),
+      referredTo: (passage) => this.parts.knowledge.index.referredTo(workspaceId, passage),
     });
     if (!answer.grounded && escalation.enabled) return handOver('no_answer', null);
     if (answer.messages.length === 0) return none;
