@@ -144,7 +144,7 @@ t.test('a lead in the first message: answered, stored on the customer and the co
   );
 });
 
-/** A workspace holding a whole help centre of tests/fixtures/eval, its agent on. */
+/** A workspace holding a whole help centre of tests/fixtures/eval (or its articles of these titles), its agent on. */
 const wholeCentre = async (name: string, business: string, titles?: string[]) => {
   const ws = await tenant(e2e.svc.baseUrl, e2e.dir, { name: business, workspaceArgs: ['--credits', '100'] });
   await importArticles(e2e.dir, ws, titles ? centre(name).articles.filter((a) => titles.includes(a.title)) : centre(name).articles);
